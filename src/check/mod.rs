@@ -1,0 +1,410 @@
+//! Check: the meaning of a parsed rule file. Resolves every name, checks squares against the
+//! board, options against each other, and collects every problem of the file at once.
+
+mod board;
+mod endings;
+mod names;
+mod pieces;
+mod setup;
+mod support;
+mod turns;
+mod zones;
+
+pub use board::{BoardShape, MAX_SIDE};
+pub use names::closest;
+
+use crate::diagnostic::Problem;
+use crate::geometry::DirectionSet;
+use crate::syntax::ast::*;
+use names::Names;
+
+/// What `fairy check` says about a valid file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub game: String,
+    pub players: Vec<String>,
+    pub board: BoardShape,
+    pub pieces: usize,
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let squares = self.board.squares();
+        let full = (self.board.width * self.board.height) as usize;
+        let holes = if squares == full {
+            String::new()
+        } else {
+            format!(" ({squares} squares)")
+        };
+        write!(
+            f,
+            "{}: {} players ({}), {}×{} board{holes}, {} piece{}",
+            self.game,
+            self.players.len(),
+            self.players.join(", "),
+            self.board.width,
+            self.board.height,
+            self.pieces,
+            if self.pieces == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// The checker's verdict: a summary when there is no error, and every problem found.
+#[derive(Debug)]
+pub struct Verdict {
+    pub summary: Option<Summary>,
+    pub problems: Vec<Problem>,
+}
+
+/// Parses and checks a rule file's text.
+pub fn check_text(text: &str) -> Verdict {
+    match crate::syntax::parse(text) {
+        Ok(file) => check(&file),
+        Err(problems) => Verdict {
+            summary: None,
+            problems,
+        },
+    }
+}
+
+/// Checks a parsed rule file.
+pub fn check(file: &RuleFile) -> Verdict {
+    let mut checker = Checker::new(file);
+    checker.declare();
+    checker.check_items();
+    let summary = checker.summary();
+    let mut problems = checker.problems;
+    problems.sort_by_key(|p| (p.span.start, p.span.end));
+    let has_errors = problems.iter().any(Problem::is_error);
+    Verdict {
+        summary: if has_errors { None } else { summary },
+        problems,
+    }
+}
+
+/// Players may number this many at most; turn order and bit sets are sized for it.
+pub const MAX_PLAYERS: usize = 8;
+
+struct Checker<'a> {
+    file: &'a RuleFile,
+    problems: Vec<Problem>,
+    game: Option<&'a Spanned<String>>,
+    board: Option<BoardShape>,
+    players: Names,
+    player_decls: Vec<&'a Player>,
+    zones: Names,
+    zone_decls: Vec<&'a Zone>,
+    pieces: Names,
+    piece_decls: Vec<&'a Piece>,
+    counters: Names,
+    phases: Names,
+    /// Move tags, declared by `as TAG` wherever they first appear.
+    tags: Names,
+    captures: Vec<&'a Spanned<CaptureRule>>,
+    /// Whether any piece can ever be in a hand: captures go there or a setup puts one there.
+    hands_used: bool,
+}
+
+impl<'a> Checker<'a> {
+    fn new(file: &'a RuleFile) -> Self {
+        Checker {
+            file,
+            problems: Vec::new(),
+            game: None,
+            board: None,
+            players: Names::new("player"),
+            player_decls: Vec::new(),
+            zones: Names::new("zone"),
+            zone_decls: Vec::new(),
+            pieces: Names::new("piece"),
+            piece_decls: Vec::new(),
+            counters: Names::new("counter"),
+            phases: Names::new("phase"),
+            tags: Names::new("move tag"),
+            captures: Vec::new(),
+            hands_used: false,
+        }
+    }
+
+    fn error(&mut self, problem: Problem) {
+        self.problems.push(problem);
+    }
+
+    /// First pass: every declaration, so that uses may come before definitions.
+    fn declare(&mut self) {
+        let mut board_item: Option<&Board> = None;
+        for item in &self.file.items {
+            match item {
+                Item::Game(name) => self.declare_game(name),
+                Item::Board(board) => match board_item {
+                    Some(first) => self.error(
+                        Problem::error("the board is defined twice", board.span, "second board")
+                            .with_note(first.span, "first board"),
+                    ),
+                    None => board_item = Some(board),
+                },
+                Item::Player(player) => {
+                    self.players.declare(&player.name, &mut self.problems);
+                    self.player_decls.push(player);
+                }
+                Item::Zone(zone) => {
+                    self.zones.declare(&zone.name, &mut self.problems);
+                    self.zone_decls.push(zone);
+                }
+                Item::Piece(piece) => {
+                    self.pieces.declare(&piece.name, &mut self.problems);
+                    self.piece_decls.push(piece);
+                    self.declare_tags(piece);
+                }
+                Item::Counter(counter) => self.counters.declare(&counter.name, &mut self.problems),
+                Item::Phase(phase) => self.phases.declare(&phase.name, &mut self.problems),
+                Item::Capture(rule) => {
+                    self.hands_used |= rule.value == CaptureRule::ToHand;
+                    self.captures.push(rule);
+                }
+                Item::Setup(setup) => self.hands_used |= !setup.hand.is_empty(),
+                _ => {}
+            }
+        }
+        self.require_game();
+        match board_item {
+            Some(board) => self.board = board::check_board(board, &mut self.problems),
+            None => self.error(
+                Problem::error(
+                    "the file defines no board",
+                    Span::new(0, 0),
+                    "no `board` item",
+                )
+                .with_help("add a board, for example `board 8 x 8`"),
+            ),
+        }
+        self.require_players();
+    }
+
+    fn declare_game(&mut self, name: &'a Spanned<String>) {
+        if let Some(first) = self.game {
+            self.error(
+                Problem::error("the game is named twice", name.span, "second name")
+                    .with_note(first.span, "first name"),
+            );
+            return;
+        }
+        if name.value.trim().is_empty() {
+            self.error(Problem::error(
+                "the game's name is empty",
+                name.span,
+                "empty name",
+            ));
+        }
+        self.game = Some(name);
+    }
+
+    fn require_game(&mut self) {
+        if self.game.is_none() {
+            self.error(
+                Problem::error("the file names no game", Span::new(0, 0), "no `game` item")
+                    .with_help("start the file with `game \"Name of the variant\"`"),
+            );
+        }
+    }
+
+    fn require_players(&mut self) {
+        let count = self.player_decls.len();
+        if (2..=MAX_PLAYERS).contains(&count) {
+            return;
+        }
+        let span = self
+            .player_decls
+            .get(MAX_PLAYERS)
+            .or(self.player_decls.first())
+            .map_or(Span::new(0, 0), |p| p.span);
+        self.error(
+            Problem::error(
+                format!("a game has 2 to {MAX_PLAYERS} players, this one has {count}"),
+                span,
+                "players are declared here",
+            )
+            .with_help("declare each player with `player NAME forward DIRECTION`"),
+        );
+    }
+
+    fn declare_tags(&mut self, piece: &'a Piece) {
+        for clause in &piece.clauses {
+            let PieceClause::Move(rule) = clause else {
+                continue;
+            };
+            for modifier in &rule.modifiers {
+                if let Modifier::Tag(tag) = &modifier.value
+                    && !self.tags.contains(&tag.value)
+                {
+                    self.tags.declare(tag, &mut self.problems);
+                }
+            }
+        }
+    }
+
+    fn check_items(&mut self) {
+        self.check_capture_rules();
+        zones::check_zone_cycles(self);
+        let file = self.file;
+        for item in &file.items {
+            match item {
+                Item::Zone(zone) => self.check_zone(zone),
+                Item::Piece(piece) => self.check_piece(piece),
+                Item::Counter(counter) => self.check_counter(counter),
+                Item::Trigger(trigger) => self.check_trigger(trigger),
+                Item::End(rule) => self.check_end(rule),
+                Item::Setup(setup) => self.check_setup(setup),
+                Item::Test(test) => self.check_test(test),
+                Item::Game(_)
+                | Item::Board(_)
+                | Item::Player(_)
+                | Item::Capture(_)
+                | Item::Turn(_)
+                | Item::Phase(_) => {}
+            }
+        }
+        self.check_turn_structure();
+        self.check_end_rules_together();
+        self.check_setups_together();
+        self.check_tests_together();
+        pieces::check_like_cycles(self);
+        support::report_unsupported(self);
+    }
+
+    fn check_capture_rules(&mut self) {
+        let captures = self.captures.clone();
+        for (i, rule) in captures.iter().enumerate() {
+            let same = captures[..i].iter().find(|earlier| {
+                std::mem::discriminant(&earlier.value) == std::mem::discriminant(&rule.value)
+            });
+            if let Some(earlier) = same {
+                self.error(
+                    Problem::error("capture rule given twice", rule.span, "again here")
+                        .with_note(earlier.span, "first given here"),
+                );
+            }
+        }
+        let none = captures.iter().find(|r| r.value == CaptureRule::None);
+        let other = captures.iter().find(|r| r.value != CaptureRule::None);
+        if let (Some(none), Some(other)) = (none, other) {
+            self.error(
+                Problem::error(
+                    "contradictory capture rules",
+                    other.span,
+                    "this rule is about captures",
+                )
+                .with_note(none.span, "but this says nothing is ever captured"),
+            );
+        }
+        for rule in &captures {
+            if let CaptureRule::Custodian(directions) = &rule.value {
+                self.check_directions(directions, rule.span, DirectionUse::Lines);
+            }
+        }
+    }
+
+    fn captures_nothing(&self) -> Option<Span> {
+        self.captures
+            .iter()
+            .find(|r| r.value == CaptureRule::None)
+            .map(|r| r.span)
+    }
+
+    /// Checks direction words for one use; relative words need every player to face a way.
+    fn check_directions(&mut self, directions: &Directions, at: Span, usage: DirectionUse) {
+        for word in directions {
+            let misplaced = match word.value {
+                Direction::Away => usage != DirectionUse::Granted,
+                Direction::Narrow | Direction::Wide => usage != DirectionUse::Oblique,
+                _ => false,
+            };
+            if misplaced {
+                self.error(misplaced_direction(word, usage));
+            }
+        }
+        let set = DirectionSet::of(directions.iter().map(|d| d.value));
+        if set.away && directions.len() > 1 {
+            self.error(Problem::error(
+                "`away` stands alone",
+                directions[0].span,
+                "`away` already names the one line a granted move follows",
+            ));
+        }
+        if !set.away && set.is_relative() {
+            let span = directions.first().map_or(at, |d| d.span);
+            self.require_forward(span, "these directions depend on which way a player faces");
+        }
+    }
+
+    /// Every player must have a forward direction for something relative to make sense.
+    fn require_forward(&mut self, span: Span, why: &str) {
+        let all: Vec<usize> = (0..self.player_decls.len()).collect();
+        self.require_forward_of(&all, span, why);
+    }
+
+    /// Reports each of `players` that has no forward direction; returns the ones that do.
+    fn require_forward_of(&mut self, players: &[usize], span: Span, why: &str) -> Vec<usize> {
+        let mut facing = Vec::new();
+        for &index in players {
+            let player = self.player_decls[index];
+            if player.forward.is_some() {
+                facing.push(index);
+                continue;
+            }
+            let name = &player.name.value;
+            let problem = Problem::error(
+                format!("player `{name}` has no forward direction"),
+                span,
+                why.to_string(),
+            )
+            .with_note(player.name.span, "declared without `forward`")
+            .with_help(format!("give it one: `player {name} forward north`"));
+            self.error(problem);
+        }
+        facing
+    }
+
+    fn summary(&self) -> Option<Summary> {
+        Some(Summary {
+            game: self.game?.value.clone(),
+            players: self.players.iter().map(str::to_string).collect(),
+            board: self.board.clone()?,
+            pieces: self.pieces.len(),
+        })
+    }
+}
+
+/// Where direction words are used, which decides the words that make sense.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DirectionUse {
+    /// Steps, slides, hops, castling, custodian lines: the eight main lines.
+    Lines,
+    /// Leaps and rides of any vector, where `narrow` and `wide` tell oblique moves apart.
+    Oblique,
+    /// Moves granted to a neighbour, which may follow the line `away` from the granter.
+    Granted,
+}
+
+fn misplaced_direction(word: &Spanned<Direction>, usage: DirectionUse) -> Problem {
+    match word.value {
+        Direction::Away => Problem::error(
+            "`away` is only for granted moves",
+            word.span,
+            "there is no granting piece here",
+        )
+        .with_help("use `away` inside a `grant` block"),
+        _ if usage == DirectionUse::Granted => Problem::error(
+            "`narrow` and `wide` need an oblique vector",
+            word.span,
+            "granted moves follow straight lines",
+        ),
+        _ => Problem::error(
+            "`narrow` and `wide` need an oblique vector",
+            word.span,
+            "this move follows straight lines only",
+        )
+        .with_help("they pick among the moves of leaps such as `leap (1,2)`"),
+    }
+}

@@ -1,0 +1,142 @@
+//! Name tables: each kind of name has its own table, which reports duplicates when names are
+//! declared and unknown names (with a did-you-mean) when they are used.
+
+use crate::diagnostic::Problem;
+use crate::syntax::ast::{Name, Span};
+
+/// The names of one kind, in declaration order, each with where it was declared.
+#[derive(Debug)]
+pub struct Names {
+    kind: &'static str,
+    entries: Vec<(String, Span)>,
+}
+
+impl Names {
+    pub fn new(kind: &'static str) -> Self {
+        Names {
+            kind,
+            entries: Vec::new(),
+        }
+    }
+
+    /// Declares a name; a second declaration is a problem pointing at both.
+    pub fn declare(&mut self, name: &Name, problems: &mut Vec<Problem>) {
+        if let Some(first) = self.span_of(&name.value) {
+            problems.push(
+                Problem::error(
+                    format!("{} `{}` is defined twice", self.kind, name.value),
+                    name.span,
+                    "defined again here",
+                )
+                .with_note(first, "first defined here"),
+            );
+            return;
+        }
+        self.entries.push((name.value.clone(), name.span));
+    }
+
+    pub fn span_of(&self, name: &str) -> Option<Span> {
+        self.entries
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+    }
+
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.entries.iter().position(|(n, _)| n == name)
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.span_of(name).is_some()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// Checks a use of a name; returns whether it is known.
+    pub fn resolve(&self, name: &Name, problems: &mut Vec<Problem>) -> bool {
+        if self.contains(&name.value) {
+            return true;
+        }
+        problems.push(self.unknown(name));
+        false
+    }
+
+    fn unknown(&self, name: &Name) -> Problem {
+        let problem = Problem::error(
+            format!("unknown {} `{}`", self.kind, name.value),
+            name.span,
+            format!("no {} has this name", self.kind),
+        );
+        if let Some(close) = closest(&name.value, self.iter()) {
+            return problem.with_help(format!("did you mean `{close}`?"));
+        }
+        match self.entries.len() {
+            0 => problem.with_help(format!("this file declares no {}", plural(self.kind))),
+            _ => problem.with_help(format!(
+                "the {} are: {}",
+                plural(self.kind),
+                self.iter().collect::<Vec<_>>().join(", ")
+            )),
+        }
+    }
+}
+
+fn plural(kind: &str) -> String {
+    if kind.ends_with('s') {
+        format!("{kind}es")
+    } else {
+        format!("{kind}s")
+    }
+}
+
+/// The candidate most like `word`, if any is close enough to be a likely typo.
+pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("Qeen", "Queen"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn suggests_only_close_names() {
+        let names = ["Queen", "King", "Knight"];
+        assert_eq!(closest("Qeen", names.into_iter()), Some("Queen"));
+        assert_eq!(closest("king", names.into_iter()), Some("King"));
+        assert_eq!(closest("Elephant", names.into_iter()), None);
+    }
+}

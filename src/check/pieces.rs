@@ -1,0 +1,455 @@
+//! Pieces: letters, move rules and their modifiers, promotion, drop limits, grants, castling.
+
+use super::zones::ForPlayers;
+use super::{Checker, DirectionUse};
+use crate::diagnostic::Problem;
+use crate::geometry::{self, DirectionSet};
+use crate::syntax::ast::*;
+
+/// Where a move rule stands, which limits what it may say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RuleContext {
+    /// A piece's own move.
+    Piece,
+    /// A move a piece grants to its neighbours.
+    Granted,
+    /// The flight of an arrow.
+    Arrow,
+}
+
+impl Checker<'_> {
+    pub(super) fn check_piece(&mut self, piece: &Piece) {
+        self.check_letter(piece);
+        let mut royal: Option<Span> = None;
+        for clause in &piece.clauses {
+            match clause {
+                PieceClause::Royal(span) => {
+                    if let Some(first) = royal {
+                        self.error(
+                            Problem::error("`royal` given twice", *span, "again here")
+                                .with_note(first, "first here"),
+                        );
+                    }
+                    royal = Some(*span);
+                }
+                PieceClause::Move(rule) => {
+                    self.check_move_rule(rule, RuleContext::Piece, Some(piece))
+                }
+                PieceClause::Promote(promotion) => self.check_promotion(piece, promotion),
+                PieceClause::Drop(rule) => self.check_drop_rule(piece, rule),
+                PieceClause::Grant(grant) => self.check_grant(grant),
+                PieceClause::Castle(castle) => self.check_castle(piece, castle, royal.is_some()),
+            }
+        }
+        if !piece
+            .clauses
+            .iter()
+            .any(|c| matches!(c, PieceClause::Move(_)))
+        {
+            self.error(
+                Problem::warning(
+                    format!("piece `{}` has no moves", piece.name.value),
+                    piece.name.span,
+                    "it can never move or capture",
+                )
+                .with_help("give it a move rule such as `step orthogonal`"),
+            );
+        }
+    }
+
+    fn check_letter(&mut self, piece: &Piece) {
+        let letter = &piece.letter;
+        let base = letter.value.trim_start_matches('+');
+        if !base.chars().all(|c| c.is_ascii_uppercase()) {
+            self.error(
+                Problem::error("piece letters are capitals", letter.span, "lower-case letter")
+                    .with_help(format!(
+                        "write `{}`: positions show the first player's pieces in capitals and the second's in lower case",
+                        letter.value.to_uppercase()
+                    )),
+            );
+        }
+        let decls = self.piece_decls.clone();
+        let earlier = decls
+            .iter()
+            .take_while(|p| !std::ptr::eq(**p, piece))
+            .find(|p| p.letter.value.eq_ignore_ascii_case(&letter.value));
+        if let Some(earlier) = earlier {
+            self.error(
+                Problem::error(
+                    format!("letter `{}` is used twice", letter.value),
+                    letter.span,
+                    format!("`{}` already has it", earlier.name.value),
+                )
+                .with_note(earlier.letter.span, "first used here"),
+            );
+        }
+    }
+
+    pub(super) fn check_move_rule(
+        &mut self,
+        rule: &MoveRule,
+        context: RuleContext,
+        owner: Option<&Piece>,
+    ) {
+        self.check_mode(rule, context);
+        self.check_atom(&rule.atom, context, owner);
+        let mut seen: Vec<(std::mem::Discriminant<Modifier>, Span)> = Vec::new();
+        for modifier in &rule.modifiers {
+            let kind = std::mem::discriminant(&modifier.value);
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == kind) {
+                self.error(
+                    Problem::error("modifier given twice", modifier.span, "again here")
+                        .with_note(*first, "first here"),
+                );
+                continue;
+            }
+            seen.push((kind, modifier.span));
+            self.check_modifier(rule, modifier, context);
+        }
+    }
+
+    fn check_mode(&mut self, rule: &MoveRule, context: RuleContext) {
+        let Some(mode) = &rule.mode else { return };
+        if context == RuleContext::Arrow {
+            self.error(
+                Problem::error("arrows have no mode", mode.span, "an arrow never captures")
+                    .with_help("an arrow always lands on an empty square: drop `move`/`capture`"),
+            );
+            return;
+        }
+        if mode.value == Mode::CaptureOnly
+            && let Some(none) = self.captures_nothing()
+        {
+            self.error(
+                Problem::error(
+                    "a capture in a game without captures",
+                    mode.span,
+                    "this captures",
+                )
+                .with_note(none, "the game says nothing is ever captured"),
+            );
+        }
+    }
+
+    fn check_atom(&mut self, atom: &Spanned<Atom>, context: RuleContext, owner: Option<&Piece>) {
+        let lines = if context == RuleContext::Granted {
+            DirectionUse::Granted
+        } else {
+            DirectionUse::Lines
+        };
+        match &atom.value {
+            Atom::Step(directions) | Atom::Hop(directions, _) => {
+                self.check_directions(directions, atom.span, lines)
+            }
+            Atom::Slide(directions, up_to) => {
+                self.check_directions(directions, atom.span, lines);
+                self.check_range(up_to.as_ref());
+            }
+            Atom::Leap(vector, directions) => self.check_vector(vector, directions),
+            Atom::Ride(vector, directions, up_to) => {
+                self.check_vector(vector, directions);
+                self.check_range(up_to.as_ref());
+            }
+            Atom::Anywhere => {}
+            Atom::Like(name) => {
+                if self.pieces.resolve(name, &mut self.problems)
+                    && owner.is_some_and(|p| p.name.value == name.value)
+                {
+                    self.error(Problem::error(
+                        "a piece cannot move like itself",
+                        name.span,
+                        "this is the piece being defined",
+                    ));
+                }
+            }
+        }
+    }
+
+    fn check_range(&mut self, up_to: Option<&Spanned<u32>>) {
+        if let Some(limit) = up_to.filter(|l| l.value == 0) {
+            self.error(Problem::error(
+                "a range of 0 never moves",
+                limit.span,
+                "ranges count from 1",
+            ));
+        }
+    }
+
+    fn check_vector(&mut self, vector: &Spanned<(i64, i64)>, directions: &Directions) {
+        let (a, b) = vector.value;
+        if a == 0 && b == 0 {
+            self.error(Problem::error(
+                "a leap of (0,0) stays put",
+                vector.span,
+                "zero vector",
+            ));
+            return;
+        }
+        self.check_directions(directions, vector.span, DirectionUse::Oblique);
+        if let Some(board) = &self.board {
+            let longest = a.max(b);
+            let shortest = a.min(b);
+            let fits = longest < i64::from(board.width.max(board.height))
+                && shortest < i64::from(board.width.min(board.height));
+            if !fits {
+                self.error(Problem::error(
+                    format!("({a},{b}) never lands on this board"),
+                    vector.span,
+                    format!("the board is {}×{}", board.width, board.height),
+                ));
+            }
+        }
+        let set = DirectionSet::of(directions.iter().map(|d| d.value));
+        if !set.away && !geometry::images(a, b).into_iter().any(|v| set.selects(v)) {
+            let span = directions.first().map_or(vector.span, |d| d.span);
+            self.error(
+                Problem::error(
+                    format!("these directions select none of the moves ({a},{b})"),
+                    span,
+                    "no move of this vector points this way",
+                )
+                .with_help(
+                    "oblique moves lie between the main lines: use `ahead`, `behind`, `forward-left`, … with `narrow` or `wide`",
+                ),
+            );
+        }
+    }
+
+    fn check_modifier(
+        &mut self,
+        rule: &MoveRule,
+        modifier: &Spanned<Modifier>,
+        context: RuleContext,
+    ) {
+        if context == RuleContext::Arrow {
+            self.error(Problem::error(
+                "arrows take no modifiers",
+                modifier.span,
+                "an arrow's flight is only its geometry",
+            ));
+            return;
+        }
+        let mode = rule.mode.as_ref().map(|m| m.value);
+        match &modifier.value {
+            Modifier::From(zone) => self.check_zone_expr(zone, ForPlayers::All),
+            Modifier::Lame if !has_path(&rule.atom.value) => self.error(
+                Problem::error(
+                    "`lame` needs a leap longer than one square",
+                    modifier.span,
+                    "nothing to block",
+                )
+                .with_help("a lame leap is blocked by a piece on the way, as in `leap (0,2) lame`"),
+            ),
+            Modifier::EnPassant if mode == Some(Mode::MoveOnly) => self.error(
+                Problem::error(
+                    "en passant is a capture",
+                    modifier.span,
+                    "on a move-only rule",
+                )
+                .with_note(
+                    rule.mode.as_ref().expect("mode").span,
+                    "this rule never captures",
+                ),
+            ),
+            Modifier::Passable if mode == Some(Mode::CaptureOnly) => self.error(
+                Problem::error(
+                    "a capture cannot be passable",
+                    modifier.span,
+                    "on a capture-only rule",
+                )
+                .with_help("`passable` marks a non-capturing move, such as a pawn's double step"),
+            ),
+            Modifier::Passable if !passes_squares(rule) => self.error(
+                Problem::error(
+                    "`passable` needs a move that passes squares",
+                    modifier.span,
+                    "nothing is passed",
+                )
+                .with_help("use it on a lame leap or a slide, such as `leap (0,2) lame passable`"),
+            ),
+            _ => {}
+        }
+    }
+
+    fn check_promotion(&mut self, piece: &Piece, promotion: &Promotion) {
+        if promotion.targets.is_empty() {
+            self.error(Problem::error(
+                "promotion to nothing",
+                promotion.span,
+                "no piece named",
+            ));
+        }
+        let mut seen: Vec<&Name> = Vec::new();
+        for target in &promotion.targets {
+            if let Some(first) = seen.iter().find(|n| n.value == target.value) {
+                self.error(
+                    Problem::error(
+                        format!("`{}` listed twice", target.value),
+                        target.span,
+                        "again",
+                    )
+                    .with_note(first.span, "first here"),
+                );
+            } else if target.value == piece.name.value {
+                self.error(Problem::error(
+                    "a piece cannot promote to itself",
+                    target.span,
+                    "this is the promoting piece",
+                ));
+            } else {
+                self.pieces.resolve(target, &mut self.problems);
+            }
+            seen.push(target);
+        }
+        self.check_zone_expr(&promotion.zone, ForPlayers::All);
+    }
+
+    fn check_drop_rule(&mut self, piece: &Piece, rule: &DropRule) {
+        if !self.hands_used {
+            self.error(
+                Problem::error(
+                    format!("drop limits for `{}` never apply", piece.name.value),
+                    rule.span,
+                    "no piece ever reaches a hand",
+                )
+                .with_help("captures go to hand with `capture to-hand`, or a setup can give a `hand { ... }`"),
+            );
+        }
+        for limit in &rule.limits {
+            match &limit.value {
+                DropLimit::Outside(zone) | DropLimit::Inside(zone) => {
+                    self.check_zone_expr(zone, ForPlayers::All)
+                }
+                DropLimit::NoMate if !self.piece_decls.iter().any(is_royal) => self.error(
+                    Problem::error(
+                        "`no-mate` with no royal piece",
+                        limit.span,
+                        "nothing can be mated",
+                    )
+                    .with_help("mark the king `royal`"),
+                ),
+                DropLimit::OnePerFile | DropLimit::NoMate => {}
+            }
+        }
+    }
+
+    fn check_grant(&mut self, grant: &Grant) {
+        self.check_directions(&grant.directions, grant.span, DirectionUse::Lines);
+        if grant.rules.is_empty() {
+            self.error(Problem::error(
+                "a grant of nothing",
+                grant.span,
+                "no move rules inside",
+            ));
+        }
+        for rule in &grant.rules {
+            self.check_move_rule(rule, RuleContext::Granted, None);
+        }
+    }
+
+    fn check_castle(&mut self, piece: &Piece, castle: &Castle, royal: bool) {
+        self.check_directions(&castle.directions, castle.span, DirectionUse::Lines);
+        if castle.distance.value == 0 {
+            self.error(Problem::error(
+                "castling moves at least one square",
+                castle.distance.span,
+                "a distance of 0",
+            ));
+        }
+        if self.pieces.resolve(&castle.partner, &mut self.problems)
+            && castle.partner.value == piece.name.value
+        {
+            self.error(Problem::error(
+                "a piece cannot castle with its own kind",
+                castle.partner.span,
+                "the partner must be another piece",
+            ));
+        }
+        let safe = castle
+            .conditions
+            .iter()
+            .find(|c| c.value == CastleCondition::Safe);
+        if let Some(safe) = safe.filter(|_| !royal && !is_royal(&piece)) {
+            self.error(
+                Problem::error(
+                    format!(
+                        "`safe` castling needs a royal piece, and `{}` is not royal",
+                        piece.name.value
+                    ),
+                    safe.span,
+                    "safe from what?",
+                )
+                .with_help("mark the piece `royal`, or drop `safe`"),
+            );
+        }
+    }
+}
+
+pub(super) fn is_royal(piece: &&Piece) -> bool {
+    piece
+        .clauses
+        .iter()
+        .any(|c| matches!(c, PieceClause::Royal(_)))
+}
+
+/// Whether a leap crosses squares on its way, so that `lame` can mean something.
+fn has_path(atom: &Atom) -> bool {
+    matches!(atom, Atom::Leap(v, _) if v.value.0.abs().max(v.value.1.abs()) >= 2)
+}
+
+fn passes_squares(rule: &MoveRule) -> bool {
+    let lame = rule.modifiers.iter().any(|m| m.value == Modifier::Lame);
+    match &rule.atom.value {
+        Atom::Slide(..) | Atom::Ride(..) => true,
+        atom => lame && has_path(atom),
+    }
+}
+
+/// Reports pieces whose `like` references go round in a circle.
+pub(super) fn check_like_cycles(checker: &mut Checker<'_>) {
+    let decls = checker.piece_decls.clone();
+    let likes: Vec<Vec<usize>> = decls
+        .iter()
+        .map(|piece| {
+            piece
+                .clauses
+                .iter()
+                .filter_map(|c| match c {
+                    PieceClause::Move(MoveRule {
+                        atom:
+                            Spanned {
+                                value: Atom::Like(name),
+                                ..
+                            },
+                        ..
+                    }) => decls.iter().position(|p| p.name.value == name.value),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    for (index, piece) in decls.iter().enumerate() {
+        let mut seen = vec![false; decls.len()];
+        let mut stack = likes[index].clone();
+        while let Some(next) = stack.pop() {
+            if next == index && !likes[index].contains(&index) {
+                checker.error(
+                    Problem::error(
+                        format!(
+                            "`{}` moves like itself through other pieces",
+                            piece.name.value
+                        ),
+                        piece.name.span,
+                        "its `like` rules lead back to it",
+                    )
+                    .with_help("write the moves out in one of the pieces"),
+                );
+                break;
+            }
+            if !std::mem::replace(&mut seen[next], true) {
+                stack.extend(&likes[next]);
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The start position and the tests written in a rule file.
+
+use super::Checker;
+use crate::diagnostic::Problem;
+use crate::syntax::ast::*;
+
+impl Checker<'_> {
+    pub(super) fn check_setup(&mut self, setup: &Setup) {
+        self.players.resolve(&setup.player, &mut self.problems);
+        for piece in &setup.hand {
+            self.pieces.resolve(piece, &mut self.problems);
+        }
+        for placement in &setup.placements {
+            self.pieces.resolve(&placement.piece, &mut self.problems);
+        }
+    }
+
+    /// Across all setups: one per player, no square used twice, no player without pieces.
+    pub(super) fn check_setups_together(&mut self) {
+        let file = self.file;
+        let setups: Vec<&Setup> = file.setups().collect();
+        for (index, setup) in setups.iter().enumerate() {
+            if let Some(first) = setups[..index]
+                .iter()
+                .find(|s| s.player.value == setup.player.value)
+            {
+                self.error(
+                    Problem::error(
+                        format!("`{}` is set up twice", setup.player.value),
+                        setup.player.span,
+                        "second setup",
+                    )
+                    .with_note(first.player.span, "first setup"),
+                );
+            }
+        }
+        self.check_occupancy(&setups);
+        let players = self.player_decls.clone();
+        for player in players {
+            let has_pieces = setups.iter().any(|s| {
+                s.player.value == player.name.value
+                    && (!s.placements.is_empty() || !s.hand.is_empty())
+            });
+            if !has_pieces {
+                self.error(
+                    Problem::error(
+                        format!("player `{}` has no pieces", player.name.value),
+                        player.name.span,
+                        "not set up",
+                    )
+                    .with_help(format!(
+                        "add `setup {} {{ King e1 ... }}`",
+                        player.name.value
+                    )),
+                );
+            }
+        }
+    }
+
+    fn check_occupancy(&mut self, setups: &[&Setup]) {
+        let Some(board) = self.board.clone() else {
+            return;
+        };
+        let mut occupant: Vec<Option<(Span, &str, &str)>> = vec![None; board.exists.len()];
+        for setup in setups {
+            for placement in &setup.placements {
+                for item in &placement.squares {
+                    for index in board.squares_of(item, &mut self.problems) {
+                        if let Some((first, player, piece)) = occupant[index] {
+                            self.error(
+                                Problem::error(
+                                    "two pieces on one square",
+                                    item.span,
+                                    "placed again here",
+                                )
+                                .with_note(first, format!("{player}'s {piece} is already here")),
+                            );
+                            continue;
+                        }
+                        occupant[index] =
+                            Some((item.span, &setup.player.value, &placement.piece.value));
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn check_test(&mut self, test: &Test) {
+        if test.expectations.is_empty() {
+            self.error(Problem::warning(
+                format!("test \"{}\" expects nothing", test.name.value),
+                test.name.span,
+                "no `perft` or `moves` inside",
+            ));
+        }
+        let mut depths: Vec<&Spanned<u32>> = Vec::new();
+        for expectation in &test.expectations {
+            let Expectation::Perft { depth, .. } = expectation else {
+                continue;
+            };
+            if depth.value == 0 {
+                self.error(Problem::error(
+                    "perft depth starts at 1",
+                    depth.span,
+                    "depth 0",
+                ));
+            }
+            if let Some(first) = depths.iter().find(|d| d.value == depth.value) {
+                self.error(
+                    Problem::error("this depth is expected twice", depth.span, "again")
+                        .with_note(first.span, "first here"),
+                );
+            }
+            depths.push(depth);
+        }
+    }
+
+    pub(super) fn check_tests_together(&mut self) {
+        let file = self.file;
+        let tests: Vec<&Test> = file.tests().collect();
+        for (index, test) in tests.iter().enumerate() {
+            if let Some(first) = tests[..index]
+                .iter()
+                .find(|t| t.name.value == test.name.value)
+            {
+                self.error(
+                    Problem::error(
+                        format!("two tests named \"{}\"", test.name.value),
+                        test.name.span,
+                        "again",
+                    )
+                    .with_note(first.name.span, "first here"),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! Zones: named and inline square sets, checked against the board and the players.
+
+use super::Checker;
+use crate::diagnostic::Problem;
+use crate::syntax::ast::*;
+
+/// Whom a zone expression is evaluated for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ForPlayers {
+    /// Every player in turn: a shared zone or an inline zone.
+    All,
+    /// One player's case of a per-player zone.
+    One(usize),
+}
+
+impl Checker<'_> {
+    pub(super) fn check_zone(&mut self, zone: &Zone) {
+        match &zone.definition {
+            ZoneDefinition::Shared(expr) => self.check_zone_expr(expr, ForPlayers::All),
+            ZoneDefinition::PerPlayer(cases) => self.check_zone_cases(zone, cases),
+        }
+    }
+
+    fn check_zone_cases(&mut self, zone: &Zone, cases: &[(Name, ZoneExpr)]) {
+        let mut seen: Vec<(&str, Span)> = Vec::new();
+        for (player, expr) in cases {
+            if let Some((_, first)) = seen.iter().find(|(name, _)| *name == player.value) {
+                self.error(
+                    Problem::error(
+                        format!(
+                            "zone `{}` has two cases for `{}`",
+                            zone.name.value, player.value
+                        ),
+                        player.span,
+                        "second case",
+                    )
+                    .with_note(*first, "first case"),
+                );
+                continue;
+            }
+            seen.push((&player.value, player.span));
+            if self.players.resolve(player, &mut self.problems) {
+                let index = self.players.index_of(&player.value).expect("resolved");
+                self.check_zone_expr(expr, ForPlayers::One(index));
+            }
+        }
+        let missing: Vec<String> = self
+            .players
+            .iter()
+            .filter(|p| !seen.iter().any(|(name, _)| name == p))
+            .map(str::to_string)
+            .collect();
+        for player in missing {
+            self.error(
+                Problem::error(
+                    format!("zone `{}` has no case for `{player}`", zone.name.value),
+                    zone.name.span,
+                    "a per-player zone needs a case for every player",
+                )
+                .with_help(format!("add `{player}: ...` to the zone")),
+            );
+        }
+    }
+
+    pub(super) fn check_zone_expr(&mut self, expr: &ZoneExpr, for_players: ForPlayers) {
+        match &expr.value {
+            ZoneKind::Or(parts) | ZoneKind::And(parts) => {
+                for part in parts {
+                    self.check_zone_expr(part, for_players);
+                }
+            }
+            ZoneKind::Not(inner) => self.check_zone_expr(inner, for_players),
+            ZoneKind::Ranks(low, high) => self.check_ranks(expr.span, low, high, for_players),
+            ZoneKind::Files(low, high) => self.check_files(expr.span, *low, *high),
+            ZoneKind::Squares(items) => {
+                if let Some(board) = self.board.clone() {
+                    for item in items {
+                        board.squares_of(item, &mut self.problems);
+                    }
+                }
+            }
+            ZoneKind::NextTo(piece) => {
+                self.pieces.resolve(piece, &mut self.problems);
+            }
+            ZoneKind::HalfPlane(..) | ZoneKind::Any => {}
+            ZoneKind::Ref(name) => {
+                self.zones.resolve(name, &mut self.problems);
+            }
+        }
+    }
+
+    fn check_ranks(
+        &mut self,
+        span: Span,
+        low: &Spanned<u32>,
+        high: &Spanned<u32>,
+        for_players: ForPlayers,
+    ) {
+        if low.value == 0 {
+            self.error(Problem::error(
+                "ranks count from 1",
+                low.span,
+                "rank 0 does not exist",
+            ));
+        }
+        if low.value > high.value {
+            self.error(Problem::error(
+                "empty rank range",
+                span,
+                format!("{} is above {}", low.value, high.value),
+            ));
+        }
+        let players: Vec<usize> = match for_players {
+            ForPlayers::All => (0..self.player_decls.len()).collect(),
+            ForPlayers::One(index) => vec![index],
+        };
+        let facing =
+            self.require_forward_of(&players, span, "ranks are counted from a player's own side");
+        for index in facing {
+            let player = self.player_decls[index];
+            let forward = player
+                .forward
+                .as_ref()
+                .expect("facing players have a forward");
+            let Some(board) = &self.board else { continue };
+            let depth = match forward.value {
+                Compass::North | Compass::South => board.height,
+                Compass::East | Compass::West => board.width,
+            };
+            if high.value > depth {
+                self.error(Problem::error(
+                    format!(
+                        "rank {} is off the board for `{}`",
+                        high.value, player.name.value
+                    ),
+                    high.span,
+                    format!("facing {:?}, that player has {depth} ranks", forward.value)
+                        .to_lowercase(),
+                ));
+            }
+        }
+    }
+
+    fn check_files(&mut self, span: Span, low: u32, high: u32) {
+        let Some(board) = &self.board else { return };
+        if high >= board.width || low >= board.width {
+            let last = char::from(b'a' + (board.width - 1) as u8);
+            self.error(Problem::error(
+                "file off the board",
+                span,
+                format!("files run from a to {last}"),
+            ));
+        } else if low > high {
+            self.error(Problem::error(
+                "empty file range",
+                span,
+                "the files are in reverse order",
+            ));
+        }
+    }
+}
+
+/// Reports zones defined in terms of themselves, once per cycle.
+pub(super) fn check_zone_cycles(checker: &mut Checker<'_>) {
+    let decls = checker.zone_decls.clone();
+    let refs: Vec<Vec<usize>> = decls
+        .iter()
+        .map(|zone| {
+            let mut names = Vec::new();
+            match &zone.definition {
+                ZoneDefinition::Shared(expr) => references(expr, &mut names),
+                ZoneDefinition::PerPlayer(cases) => cases
+                    .iter()
+                    .for_each(|(_, expr)| references(expr, &mut names)),
+            }
+            names
+                .iter()
+                .filter_map(|n| decls.iter().position(|z| z.name.value == **n))
+                .collect()
+        })
+        .collect();
+    let mut reported = vec![false; decls.len()];
+    for start in 0..decls.len() {
+        if reported[start] || !reaches(&refs, start, start) {
+            continue;
+        }
+        for (index, flag) in reported.iter_mut().enumerate() {
+            if reaches(&refs, start, index) && reaches(&refs, index, start) {
+                *flag = true;
+            }
+        }
+        checker.error(
+            Problem::error(
+                format!(
+                    "zone `{}` is defined in terms of itself",
+                    decls[start].name.value
+                ),
+                decls[start].name.span,
+                "this zone refers back to itself",
+            )
+            .with_help("a zone may use other zones, but not in a circle"),
+        );
+    }
+}
+
+fn references<'a>(expr: &'a ZoneExpr, out: &mut Vec<&'a String>) {
+    match &expr.value {
+        ZoneKind::Or(parts) | ZoneKind::And(parts) => parts.iter().for_each(|p| references(p, out)),
+        ZoneKind::Not(inner) => references(inner, out),
+        ZoneKind::Ref(name) => out.push(&name.value),
+        _ => {}
+    }
+}
+
+/// Whether `to` can be reached from `from` by one or more references.
+fn reaches(refs: &[Vec<usize>], from: usize, to: usize) -> bool {
+    let mut seen = vec![false; refs.len()];
+    let mut stack = refs[from].clone();
+    while let Some(next) = stack.pop() {
+        if next == to {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[next], true) {
+            stack.extend(&refs[next]);
+        }
+    }
+    false
+}

@@ -1,0 +1,144 @@
+//! Problems found in a rule file, and the one miette report that carries all of them.
+
+use crate::syntax::ast::Span;
+use miette::{Diagnostic, LabeledSpan, NamedSource, Severity};
+use std::fmt;
+
+/// One located problem: an error, or a warning that does not stop the file from being used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub severity: Severity,
+    pub message: String,
+    pub span: Span,
+    pub label: String,
+    pub help: Option<String>,
+    /// Further places that explain the problem, such as an earlier definition.
+    pub notes: Vec<(Span, String)>,
+}
+
+impl Problem {
+    pub fn error(message: impl Into<String>, span: Span, label: impl Into<String>) -> Self {
+        Problem {
+            severity: Severity::Error,
+            message: message.into(),
+            span,
+            label: label.into(),
+            help: None,
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn warning(message: impl Into<String>, span: Span, label: impl Into<String>) -> Self {
+        Problem {
+            severity: Severity::Warning,
+            ..Problem::error(message, span, label)
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_note(mut self, span: Span, note: impl Into<String>) -> Self {
+        self.notes.push((span, note.into()));
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Problem {}
+
+impl Diagnostic for Problem {
+    fn severity(&self) -> Option<Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let main = LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span);
+        let notes = self
+            .notes
+            .iter()
+            .map(|(span, text)| LabeledSpan::new_with_span(Some(text.clone()), *span));
+        Some(Box::new(std::iter::once(main).chain(notes)))
+    }
+}
+
+/// Every problem of one file, rendered as a single report over its source text.
+#[derive(Debug)]
+pub struct FileReport {
+    pub source: NamedSource<String>,
+    pub problems: Vec<Problem>,
+}
+
+impl FileReport {
+    pub fn errors(&self) -> usize {
+        self.problems.iter().filter(|p| p.is_error()).count()
+    }
+}
+
+impl fmt::Display for FileReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let errors = self.errors();
+        let warnings = self.problems.len() - errors;
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        match (errors, warnings) {
+            (0, w) => write!(f, "{}: {}", self.source.name(), plural(w, "warning")),
+            (e, 0) => write!(f, "{}: {}", self.source.name(), plural(e, "error")),
+            (e, w) => write!(
+                f,
+                "{}: {} and {}",
+                self.source.name(),
+                plural(e, "error"),
+                plural(w, "warning")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FileReport {}
+
+impl Diagnostic for FileReport {
+    fn severity(&self) -> Option<Severity> {
+        Some(if self.errors() > 0 {
+            Severity::Error
+        } else {
+            Severity::Warning
+        })
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        Some(Box::new(self.problems.iter().map(|p| p as &dyn Diagnostic)))
+    }
+}
+
+/// Renders a report as plain text: no colour, fixed width, as the tests and pipes see it.
+pub fn render_plain(report: &dyn Diagnostic, width: usize) -> String {
+    let handler =
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+            .with_width(width);
+    let mut out = String::new();
+    handler
+        .render_report(&mut out, report)
+        .expect("rendering into a String cannot fail");
+    out
+}

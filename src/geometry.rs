@@ -1,0 +1,210 @@
+//! Directions in a player's frame: +y is the player's forward, +x the player's right. Shared by
+//! the checker (is this direction meaningful here?) and the compiler (which vectors does it
+//! select?).
+
+use crate::syntax::ast::Direction;
+
+/// The eight sectors of the plane around a piece, as bits.
+pub const FORWARD: u8 = 1;
+pub const BACKWARD: u8 = 2;
+pub const LEFT: u8 = 4;
+pub const RIGHT: u8 = 8;
+pub const FORWARD_LEFT: u8 = 16;
+pub const FORWARD_RIGHT: u8 = 32;
+pub const BACKWARD_LEFT: u8 = 64;
+pub const BACKWARD_RIGHT: u8 = 128;
+pub const ORTHOGONAL: u8 = FORWARD | BACKWARD | LEFT | RIGHT;
+pub const DIAGONAL: u8 = FORWARD_LEFT | FORWARD_RIGHT | BACKWARD_LEFT | BACKWARD_RIGHT;
+pub const ALL: u8 = ORTHOGONAL | DIAGONAL;
+
+/// The sector a non-zero vector points into.
+pub fn sector(dx: i64, dy: i64) -> u8 {
+    match (dx.signum(), dy.signum()) {
+        (0, 1) => FORWARD,
+        (0, -1) => BACKWARD,
+        (-1, 0) => LEFT,
+        (1, 0) => RIGHT,
+        (-1, 1) => FORWARD_LEFT,
+        (1, 1) => FORWARD_RIGHT,
+        (-1, -1) => BACKWARD_LEFT,
+        (1, -1) => BACKWARD_RIGHT,
+        _ => 0,
+    }
+}
+
+/// The distinct images of `(a, b)` under the board's eight symmetries.
+pub fn images(a: i64, b: i64) -> Vec<(i64, i64)> {
+    let mut out = Vec::with_capacity(8);
+    for (x, y) in [(a, b), (b, a)] {
+        for (sx, sy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+            let v = (x * sx, y * sy);
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// What a list of direction words selects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DirectionSet {
+    pub sectors: u8,
+    pub narrow: bool,
+    pub wide: bool,
+    pub away: bool,
+}
+
+impl DirectionSet {
+    /// An empty word list selects every direction.
+    pub fn of(words: impl IntoIterator<Item = Direction>) -> Self {
+        let mut set = DirectionSet::default();
+        for word in words {
+            match word {
+                Direction::Narrow => set.narrow = true,
+                Direction::Wide => set.wide = true,
+                Direction::Away => set.away = true,
+                other => set.sectors |= sectors_of(other),
+            }
+        }
+        if set.sectors == 0 {
+            set.sectors = ALL;
+        }
+        set
+    }
+
+    pub fn selects(self, (dx, dy): (i64, i64)) -> bool {
+        let oblique = dx.abs() != dy.abs() && dx != 0 && dy != 0;
+        let narrow_ok = !self.narrow || (oblique && dy.abs() > dx.abs());
+        let wide_ok = !self.wide || (oblique && dx.abs() > dy.abs());
+        self.sectors & sector(dx, dy) != 0 && narrow_ok && wide_ok
+    }
+
+    /// Whether the set reads differently for players facing different ways, and so needs each
+    /// player to have a forward direction.
+    pub fn is_relative(self) -> bool {
+        self.narrow || self.wide || ![ORTHOGONAL, DIAGONAL, ALL].contains(&self.sectors)
+    }
+}
+
+/// The sectors a single direction word names (filters and `away` name none).
+pub fn sectors_of(word: Direction) -> u8 {
+    match word {
+        Direction::Forward => FORWARD,
+        Direction::Backward => BACKWARD,
+        Direction::Left => LEFT,
+        Direction::Right => RIGHT,
+        Direction::ForwardLeft => FORWARD_LEFT,
+        Direction::ForwardRight => FORWARD_RIGHT,
+        Direction::BackwardLeft => BACKWARD_LEFT,
+        Direction::BackwardRight => BACKWARD_RIGHT,
+        Direction::Sideways => LEFT | RIGHT,
+        Direction::Vertical => FORWARD | BACKWARD,
+        Direction::Orthogonal => ORTHOGONAL,
+        Direction::Diagonal => DIAGONAL,
+        Direction::DiagonalForward => FORWARD_LEFT | FORWARD_RIGHT,
+        Direction::DiagonalBackward => BACKWARD_LEFT | BACKWARD_RIGHT,
+        Direction::Ahead => FORWARD | FORWARD_LEFT | FORWARD_RIGHT,
+        Direction::Behind => BACKWARD | BACKWARD_LEFT | BACKWARD_RIGHT,
+        Direction::All => ALL,
+        Direction::Narrow | Direction::Wide | Direction::Away => 0,
+    }
+}
+
+/// The single-sector word for each sector bit, in bit order.
+pub const SECTOR_WORDS: [Direction; 8] = [
+    Direction::Forward,
+    Direction::Backward,
+    Direction::Left,
+    Direction::Right,
+    Direction::ForwardLeft,
+    Direction::ForwardRight,
+    Direction::BackwardLeft,
+    Direction::BackwardRight,
+];
+
+/// Direction word lists that together select exactly `chosen` among the images of a vector:
+/// one list, or two when narrow and wide images have to be told apart.
+pub fn words_for(chosen: &[(i64, i64)], all: &[(i64, i64)]) -> Vec<Vec<Direction>> {
+    let sectors = |vs: &[(i64, i64)]| vs.iter().fold(0u8, |s, &(x, y)| s | sector(x, y));
+    let plain = sectors(chosen);
+    let covered: Vec<_> = all
+        .iter()
+        .filter(|&&(x, y)| plain & sector(x, y) != 0)
+        .collect();
+    if covered.len() == chosen.len() {
+        return vec![sector_words(plain)];
+    }
+    let narrow: Vec<_> = chosen
+        .iter()
+        .copied()
+        .filter(|&(x, y)| y.abs() > x.abs())
+        .collect();
+    let wide: Vec<_> = chosen
+        .iter()
+        .copied()
+        .filter(|&(x, y)| x.abs() > y.abs())
+        .collect();
+    [(narrow, Direction::Narrow), (wide, Direction::Wide)]
+        .into_iter()
+        .filter(|(part, _)| !part.is_empty())
+        .map(|(part, filter)| {
+            let mut words = sector_words(sectors(&part));
+            words.push(filter);
+            words
+        })
+        .collect()
+}
+
+fn sector_words(sectors: u8) -> Vec<Direction> {
+    SECTOR_WORDS
+        .iter()
+        .enumerate()
+        .filter(|(bit, _)| sectors & (1 << bit) != 0)
+        .map(|(_, &word)| word)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knight_has_eight_images_and_wazir_four() {
+        assert_eq!(images(1, 2).len(), 8);
+        assert_eq!(images(0, 1).len(), 4);
+        assert_eq!(images(1, 1).len(), 4);
+    }
+
+    #[test]
+    fn shogi_knight_is_ahead_and_narrow() {
+        let set = DirectionSet::of([Direction::Ahead, Direction::Narrow]);
+        let chosen: Vec<_> = images(1, 2)
+            .into_iter()
+            .filter(|&v| set.selects(v))
+            .collect();
+        assert_eq!(chosen.len(), 2);
+        assert!(chosen.iter().all(|&(x, y)| y == 2 && x.abs() == 1));
+    }
+
+    #[test]
+    fn forward_of_a_knight_selects_nothing() {
+        let set = DirectionSet::of([Direction::Forward]);
+        assert!(!images(1, 2).into_iter().any(|v| set.selects(v)));
+    }
+
+    #[test]
+    fn symmetric_sets_need_no_forward() {
+        assert!(!DirectionSet::of([Direction::Orthogonal]).is_relative());
+        assert!(!DirectionSet::of([]).is_relative());
+        assert!(DirectionSet::of([Direction::Sideways]).is_relative());
+    }
+
+    #[test]
+    fn words_split_mixed_narrow_and_wide() {
+        let all = images(1, 2);
+        let chosen = [(1, 2), (-2, 1)];
+        let words = words_for(&chosen, &all);
+        assert_eq!(words.len(), 2);
+    }
+}

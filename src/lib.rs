@@ -1,0 +1,13 @@
+//! fairy: chess variants from declarative rule files.
+//!
+//! The stages, each owning one representation: [`syntax`] reads text into a spanned syntax
+//! tree; [`check`] resolves names and reports every mistake; later stages compile the checked
+//! tree into tables and run games on them.
+
+pub mod check;
+pub mod cli;
+pub mod diagnostic;
+pub mod geometry;
+pub mod hooks;
+pub mod source;
+pub mod syntax;

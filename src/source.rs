@@ -1,0 +1,62 @@
+//! Reading rule files from disk, refusing what cannot be a rule file before any parsing.
+
+use crate::diagnostic::{FileReport, Problem};
+use crate::syntax::ast::Span;
+use miette::NamedSource;
+
+/// Larger files are refused: no real variant comes near, and it bounds every later stage.
+pub const MAX_BYTES: u64 = 4 << 20;
+
+/// A rule file's name and text.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub name: String,
+    pub text: String,
+}
+
+/// Why a file could not be read as text.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The file is missing, unreadable or too large; the message says which.
+    Unreadable(String),
+    /// The file was read but is not UTF-8 text; the report points at the first bad byte.
+    NotText(FileReport),
+}
+
+pub fn load(path: &str) -> Result<Source, LoadError> {
+    let size = std::fs::metadata(path)
+        .map_err(|e| LoadError::Unreadable(format!("{path}: cannot read: {e}")))?
+        .len();
+    if size > MAX_BYTES {
+        return Err(LoadError::Unreadable(format!(
+            "{path}: {size} bytes is too large for a rule file (the limit is {MAX_BYTES} bytes)"
+        )));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| LoadError::Unreadable(format!("{path}: cannot read: {e}")))?;
+    from_bytes(path, bytes)
+}
+
+pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<Source, LoadError> {
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source {
+            name: name.to_string(),
+            text,
+        }),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            // The lossy text replaces the bad byte with U+FFFD, which starts at the same offset.
+            let span = Span::new(
+                at,
+                at + char::REPLACEMENT_CHARACTER.len_utf8().min(text.len() - at),
+            );
+            let problem = Problem::error("not UTF-8 text", span, "this byte is not valid UTF-8")
+                .with_help("rule files are plain UTF-8 text");
+            Err(LoadError::NotText(FileReport {
+                source: NamedSource::new(name, text),
+                problems: vec![problem],
+            }))
+        }
+    }
+}

@@ -1,0 +1,564 @@
+//! The typed syntax tree of a rule file. Every node keeps the byte span of its source text, so
+//! later stages can point at exactly what they complain about. Nothing here is checked: names
+//! are unresolved and numbers unbounded; that is the checker's work.
+
+use std::fmt;
+
+/// A byte range in the source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(span: Span) -> Self {
+        (span.start, span.len()).into()
+    }
+}
+
+/// A value with the span it was written at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(value: T, span: Span) -> Self {
+        Spanned { value, span }
+    }
+}
+
+/// A name as written: of a player, piece, zone, counter, move tag, phase or hook.
+pub type Name = Spanned<String>;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RuleFile {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Game(Spanned<String>),
+    Board(Board),
+    Player(Player),
+    Zone(Zone),
+    Piece(Piece),
+    Capture(Spanned<CaptureRule>),
+    Counter(Counter),
+    Turn(Turn),
+    Phase(Phase),
+    Trigger(Trigger),
+    End(EndRule),
+    Setup(Setup),
+    Test(Test),
+}
+
+// ---------------------------------------------------------------------------------------------
+// Board and players
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    pub width: Spanned<u32>,
+    pub height: Spanned<u32>,
+    pub layout: BoardLayout,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum BoardLayout {
+    Full,
+    /// Rows as drawn, top row (highest rank) first; `true` is a square, `false` a hole.
+    Shape(Vec<Spanned<Vec<bool>>>),
+    Holes(Vec<SquareItem>),
+}
+
+/// A square as written, zero-based: `a1` is file 0, rank 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Square {
+    pub file: u32,
+    pub rank: u32,
+    pub span: Span,
+}
+
+/// One square, or a straight run of squares `a2..h2`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SquareItem {
+    pub from: Square,
+    pub to: Option<Square>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compass {
+    North,
+    South,
+    East,
+    West,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub name: Name,
+    pub forward: Option<Spanned<Compass>>,
+    pub span: Span,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zones
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Zone {
+    pub name: Name,
+    pub definition: ZoneDefinition,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ZoneDefinition {
+    /// One expression, evaluated for each player in turn.
+    Shared(ZoneExpr),
+    /// A separate expression per player.
+    PerPlayer(Vec<(Name, ZoneExpr)>),
+}
+
+pub type ZoneExpr = Spanned<ZoneKind>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ZoneKind {
+    Or(Vec<ZoneExpr>),
+    And(Vec<ZoneExpr>),
+    Not(Box<ZoneExpr>),
+    /// Ranks counted from the evaluating player's own side, one-based and inclusive.
+    Ranks(Spanned<u32>, Spanned<u32>),
+    /// Files by letter, zero-based and inclusive.
+    Files(u32, u32),
+    Squares(Vec<SquareItem>),
+    NextTo(Name),
+    HalfPlane(Linear, Comparison, Linear),
+    Any,
+    Ref(Name),
+}
+
+/// `c0 + c1*x + c2*y`, with one-based coordinates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Linear {
+    pub constant: i64,
+    pub x: i64,
+    pub y: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    Less,
+    LessEqual,
+    Equal,
+    NotEqual,
+    GreaterEqual,
+    Greater,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pieces
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Piece {
+    pub name: Name,
+    pub letter: Spanned<String>,
+    pub clauses: Vec<PieceClause>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PieceClause {
+    Royal(Span),
+    Move(MoveRule),
+    Promote(Promotion),
+    Drop(DropRule),
+    Grant(Grant),
+    Castle(Castle),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    MoveOnly,
+    CaptureOnly,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveRule {
+    pub mode: Option<Spanned<Mode>>,
+    pub atom: Spanned<Atom>,
+    pub modifiers: Vec<Spanned<Modifier>>,
+    pub span: Span,
+}
+
+pub type Directions = Vec<Spanned<Direction>>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Atom {
+    /// One square along each chosen line.
+    Step(Directions),
+    /// Any number of squares along each chosen line, or at most `up_to`.
+    Slide(Directions, Option<Spanned<u32>>),
+    Leap(Spanned<(i64, i64)>, Directions),
+    Ride(Spanned<(i64, i64)>, Directions, Option<Spanned<u32>>),
+    /// Over exactly one piece: landing just beyond it, or anywhere beyond it.
+    Hop(Directions, bool),
+    Anywhere,
+    /// Moves of another piece.
+    Like(Name),
+}
+
+/// Direction words. The first eight are the sectors of the player's frame; the rest are groups
+/// of sectors, the two oblique filters, and `away` (from a granting piece).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    Forward,
+    Backward,
+    Left,
+    Right,
+    ForwardLeft,
+    ForwardRight,
+    BackwardLeft,
+    BackwardRight,
+    Sideways,
+    Vertical,
+    Orthogonal,
+    Diagonal,
+    DiagonalForward,
+    DiagonalBackward,
+    Ahead,
+    Behind,
+    All,
+    Narrow,
+    Wide,
+    Away,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Modifier {
+    From(ZoneExpr),
+    Lame,
+    EnPassant,
+    Passable,
+    First,
+    Tag(Name),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromotionTrigger {
+    /// The move ends in the zone.
+    In,
+    /// The move starts or ends in the zone.
+    Via,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Promotion {
+    pub optional: bool,
+    pub targets: Vec<Name>,
+    pub trigger: PromotionTrigger,
+    pub zone: ZoneExpr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DropRule {
+    pub limits: Vec<Spanned<DropLimit>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum DropLimit {
+    Outside(ZoneExpr),
+    Inside(ZoneExpr),
+    OnePerFile,
+    NoMate,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Own,
+    Enemy,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grant {
+    pub side: Spanned<Side>,
+    pub directions: Directions,
+    pub rules: Vec<MoveRule>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastleCondition {
+    Unmoved,
+    Safe,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Castle {
+    pub directions: Directions,
+    pub distance: Spanned<u32>,
+    pub any_colour: bool,
+    pub partner: Name,
+    pub conditions: Vec<Spanned<CastleCondition>>,
+    pub span: Span,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capture rules and counters
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum CaptureRule {
+    ToHand,
+    Compulsory,
+    Custodian(Directions),
+    None,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counter {
+    pub name: Name,
+    pub limit: Option<Spanned<u32>>,
+    pub rules: Vec<CounterRule>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CounterRule {
+    pub event: Spanned<CounterEvent>,
+    pub action: Spanned<CounterAction>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum CounterEvent {
+    Move(Directions),
+    Lost(Name),
+    Checked,
+    TurnEnd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterAction {
+    Add(u32),
+    Set(u32),
+    Reset,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Turns, phases, triggers
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn {
+    pub every: Option<Spanned<u32>>,
+    pub body: TurnBody,
+    pub span: Span,
+}
+
+/// Alternative plans; a turn carries out exactly one of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnBody {
+    pub plans: Vec<TurnPlan>,
+}
+
+/// Steps carried out in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnPlan {
+    pub steps: Vec<TurnStep>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnStep {
+    pub optional: bool,
+    pub action: Spanned<Action>,
+    pub condition: Option<Name>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    Move(Vec<Name>),
+    Drop(Vec<Name>, Option<ZoneExpr>),
+    Shoot(Shot),
+    Unblock,
+    Remove(Removal),
+    Pie,
+    Pass,
+    Hook(Name),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shot {
+    /// The arrow flies by these rules whatever the move was.
+    Always(Vec<MoveRule>),
+    /// The arrow's rules depend on the tag of the move just made.
+    ByTag(Vec<ShotCase>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShotCase {
+    pub tag: Name,
+    pub rules: Vec<MoveRule>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Removal {
+    pub side: Spanned<Side>,
+    /// Each group but the last applies when the side has its first piece on the board; the
+    /// last applies otherwise. No group means any piece.
+    pub groups: Vec<Vec<Name>>,
+    pub except: Vec<Name>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhaseEnd {
+    Once,
+    UntilHandEmpty,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Phase {
+    pub name: Name,
+    pub movers: Vec<Name>,
+    pub end: Option<Spanned<PhaseEnd>>,
+    pub turns: Vec<Turn>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trigger {
+    pub zone: ZoneExpr,
+    pub pieces: Vec<Name>,
+    pub body: TurnBody,
+    pub span: Span,
+}
+
+// ---------------------------------------------------------------------------------------------
+// End of the game
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Lose,
+    Draw,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndRule {
+    pub outcome: Spanned<Outcome>,
+    pub condition: Spanned<EndCondition>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum EndCondition {
+    Checkmated,
+    Stalemated,
+    NoMoves,
+    RoyalCaptured,
+    Exposed,
+    Extinct,
+    Repeated(Spanned<u32>),
+    Immobilized(Name),
+    Quiet(Spanned<u32>, Vec<Spanned<QuietBreaker>>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum QuietBreaker {
+    Capture,
+    PieceMove(Name),
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup and tests
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    pub player: Name,
+    pub placements: Vec<Placement>,
+    pub hand: Vec<Name>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    pub piece: Name,
+    pub squares: Vec<SquareItem>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Test {
+    pub name: Spanned<String>,
+    pub position: Option<Spanned<String>>,
+    pub moves: Option<Spanned<String>>,
+    pub expectations: Vec<Expectation>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expectation {
+    Perft {
+        depth: Spanned<u32>,
+        count: Spanned<u64>,
+        span: Span,
+    },
+    Moves(Vec<Spanned<String>>, Span),
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match char::from_u32('a' as u32 + self.file) {
+            Some(file) if self.file < 26 => write!(f, "{file}{}", self.rank + 1),
+            _ => write!(f, "?{}", self.rank + 1),
+        }
+    }
+}
+
+/// `RuleFile::setups()` and friends: the items of one kind, in file order.
+macro_rules! items_of_kind {
+    ($($method:ident => $variant:ident($ty:ty)),* $(,)?) => {
+        impl RuleFile {
+            $(
+                pub fn $method(&self) -> impl Iterator<Item = &$ty> {
+                    self.items.iter().filter_map(|item| match item {
+                        Item::$variant(inner) => Some(inner),
+                        _ => None,
+                    })
+                }
+            )*
+        }
+    };
+}
+
+items_of_kind! {
+    players => Player(Player),
+    zones => Zone(Zone),
+    pieces => Piece(Piece),
+    captures => Capture(Spanned<CaptureRule>),
+    counters => Counter(Counter),
+    turns => Turn(Turn),
+    phases => Phase(Phase),
+    triggers => Trigger(Trigger),
+    end_rules => End(EndRule),
+    setups => Setup(Setup),
+    tests => Test(Test),
+}

@@ -1,0 +1,959 @@
+//! Turns pest's parse tree into the typed syntax tree. The grammar has already fixed the
+//! shape; this adds meaning to tokens (numbers, squares, direction words) and keeps spans.
+
+use super::ast::*;
+use super::betza;
+use super::{Rule, is_keyword};
+use crate::diagnostic::Problem;
+use pest::iterators::Pair;
+
+/// Builds nodes for text that starts at byte `base` of the whole file.
+pub(super) struct Builder {
+    base: usize,
+    pub problems: Vec<Problem>,
+}
+
+type P<'i> = Pair<'i, Rule>;
+
+/// The children of a pair that carry content: keywords are rules of their own (so that errors
+/// can name them), and are skipped here.
+fn parts(pair: P<'_>) -> impl Iterator<Item = P<'_>> {
+    pair.into_inner().filter(|p| !is_keyword(p.as_rule()))
+}
+
+impl Builder {
+    pub fn new(base: usize) -> Self {
+        Builder {
+            base,
+            problems: Vec::new(),
+        }
+    }
+
+    /// The pair's span without the whitespace and comments that pest lets trail a rule ending
+    /// in an optional part.
+    fn span(&self, pair: &P<'_>) -> Span {
+        let s = pair.as_span();
+        let start = self.base + s.start();
+        Span::new(start, start + content_len(pair.as_str()))
+    }
+
+    fn name(&self, pair: P<'_>) -> Name {
+        Spanned::new(pair.as_str().to_string(), self.span(&pair))
+    }
+
+    fn names(&self, pair: P<'_>) -> Vec<Name> {
+        parts(pair).map(|p| self.name(p)).collect()
+    }
+
+    fn number(&mut self, pair: P<'_>) -> Spanned<u64> {
+        let span = self.span(&pair);
+        let value = pair.as_str().parse::<u64>().unwrap_or_else(|_| {
+            self.problems.push(
+                Problem::error("number too large", span, "this does not fit in 64 bits")
+                    .with_help("numbers in rule files go up to 18446744073709551615"),
+            );
+            u64::MAX
+        });
+        Spanned::new(value, span)
+    }
+
+    fn small(&mut self, pair: P<'_>) -> Spanned<u32> {
+        let number = self.number(pair);
+        let value = u32::try_from(number.value).unwrap_or_else(|_| {
+            if number.value != u64::MAX {
+                self.problems.push(Problem::error(
+                    "number too large",
+                    number.span,
+                    "this must be below 4294967296",
+                ));
+            }
+            u32::MAX
+        });
+        Spanned::new(value, number.span)
+    }
+
+    fn string(&self, pair: P<'_>) -> Spanned<String> {
+        let span = self.span(&pair);
+        let text = pair.into_inner().next().map_or("", |t| t.as_str());
+        Spanned::new(text.replace("\\\"", "\"").replace("\\\\", "\\"), span)
+    }
+
+    pub fn file(&mut self, pair: P<'_>) -> RuleFile {
+        let items = parts(pair)
+            .filter(|p| p.as_rule() != Rule::EOI)
+            .map(|p| self.item(p))
+            .collect();
+        RuleFile { items }
+    }
+
+    fn item(&mut self, pair: P<'_>) -> Item {
+        match pair.as_rule() {
+            Rule::game => Item::Game(self.string(parts(pair).next().expect("game has a string"))),
+            Rule::board => Item::Board(self.board(pair)),
+            Rule::player => Item::Player(self.player(pair)),
+            Rule::zone => Item::Zone(self.zone(pair)),
+            Rule::piece => Item::Piece(self.piece(pair)),
+            Rule::capture_rule => Item::Capture(self.capture_rule(pair)),
+            Rule::counter => Item::Counter(self.counter(pair)),
+            Rule::turn => Item::Turn(self.turn(pair)),
+            Rule::phase => Item::Phase(self.phase(pair)),
+            Rule::trigger => Item::Trigger(self.trigger(pair)),
+            Rule::end_rule => Item::End(self.end_rule(pair)),
+            Rule::setup => Item::Setup(self.setup(pair)),
+            Rule::test => Item::Test(self.test(pair)),
+            other => unreachable!("the grammar has no item {other:?}"),
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Board and players
+
+    fn board(&mut self, pair: P<'_>) -> Board {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let width = self.small(it.next().expect("board width"));
+        let height = self.small(it.next().expect("board height"));
+        let layout = match it.next() {
+            None => BoardLayout::Full,
+            Some(p) if p.as_rule() == Rule::board_holes => {
+                BoardLayout::Holes(parts(p).map(|s| self.square_item(s)).collect())
+            }
+            Some(p) => BoardLayout::Shape(
+                parts(p)
+                    .map(|row| {
+                        let span = self.span(&row);
+                        let cells = row.into_inner().map(|c| c.as_str() == "#").collect();
+                        Spanned::new(cells, span)
+                    })
+                    .collect(),
+            ),
+        };
+        Board {
+            width,
+            height,
+            layout,
+            span,
+        }
+    }
+
+    fn square(&self, pair: P<'_>) -> Square {
+        let text = pair.as_str();
+        let file = u32::from(text.as_bytes()[0] - b'a');
+        let rank = text[1..]
+            .parse::<u32>()
+            .map_or(u32::MAX, |r| r.saturating_sub(1));
+        Square {
+            file,
+            rank,
+            span: self.span(&pair),
+        }
+    }
+
+    fn square_item(&self, pair: P<'_>) -> SquareItem {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let from = self.square(it.next().expect("a square"));
+        let to = it.next().map(|p| self.square(p));
+        SquareItem { from, to, span }
+    }
+
+    fn player(&mut self, pair: P<'_>) -> Player {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let name = self.name(it.next().expect("player name"));
+        let forward = it.next().map(|p| {
+            let compass = match p.as_str() {
+                "north" => Compass::North,
+                "south" => Compass::South,
+                "east" => Compass::East,
+                _ => Compass::West,
+            };
+            Spanned::new(compass, self.span(&p))
+        });
+        Player {
+            name,
+            forward,
+            span,
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Zones
+
+    fn zone(&mut self, pair: P<'_>) -> Zone {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let name = self.name(it.next().expect("zone name"));
+        let rest: Vec<_> = it.collect();
+        let definition = if rest.first().map(|p| p.as_rule()) == Some(Rule::zone_expr) {
+            ZoneDefinition::Shared(self.zone_expr(rest.into_iter().next().expect("checked")))
+        } else {
+            ZoneDefinition::PerPlayer(
+                rest.into_iter()
+                    .map(|case| {
+                        let mut it = parts(case);
+                        let player = self.name(it.next().expect("case player"));
+                        (player, self.zone_expr(it.next().expect("case zone")))
+                    })
+                    .collect(),
+            )
+        };
+        Zone {
+            name,
+            definition,
+            span,
+        }
+    }
+
+    /// Builds any zone node; single-child `or`/`and`/`not` levels collapse into their child.
+    fn zone_expr(&mut self, pair: P<'_>) -> ZoneExpr {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::zone_expr | Rule::zone_and => {
+                let is_or = pair.as_rule() == Rule::zone_expr;
+                let mut operands: Vec<_> = parts(pair).map(|p| self.zone_expr(p)).collect();
+                if operands.len() == 1 {
+                    return operands.pop().expect("one operand");
+                }
+                if is_or {
+                    ZoneKind::Or(operands)
+                } else {
+                    ZoneKind::And(operands)
+                }
+            }
+            Rule::zone_not => {
+                let children: Vec<_> = parts(pair).collect();
+                let negated = children.len() == 2;
+                let operand = self.zone_expr(children.into_iter().last().expect("operand"));
+                if !negated {
+                    return operand;
+                }
+                ZoneKind::Not(Box::new(operand))
+            }
+            Rule::zone_ranks => {
+                let (low, high) = self.range(parts(pair).next().expect("rank range"));
+                ZoneKind::Ranks(low, high)
+            }
+            Rule::zone_files => {
+                let letters: Vec<u32> = parts(pair)
+                    .map(|p| u32::from(p.as_str().as_bytes()[0] - b'a'))
+                    .collect();
+                ZoneKind::Files(letters[0], *letters.last().expect("a file"))
+            }
+            Rule::zone_squares => {
+                ZoneKind::Squares(parts(pair).map(|p| self.square_item(p)).collect())
+            }
+            Rule::zone_next_to => ZoneKind::NextTo(self.name(parts(pair).next().expect("piece"))),
+            Rule::zone_all => ZoneKind::Any,
+            Rule::zone_ref => ZoneKind::Ref(self.name(parts(pair).next().expect("zone name"))),
+            Rule::half_plane => {
+                let mut it = parts(pair);
+                let lhs = self.linear(it.next().expect("left side"));
+                let comparison = match it.next().expect("comparison").as_str() {
+                    "<" => Comparison::Less,
+                    "<=" => Comparison::LessEqual,
+                    "=" | "==" => Comparison::Equal,
+                    "!=" => Comparison::NotEqual,
+                    ">=" => Comparison::GreaterEqual,
+                    _ => Comparison::Greater,
+                };
+                let rhs = self.linear(it.next().expect("right side"));
+                ZoneKind::HalfPlane(lhs, comparison, rhs)
+            }
+            other => unreachable!("the grammar has no zone {other:?}"),
+        };
+        Spanned::new(kind, span)
+    }
+
+    fn range(&mut self, pair: P<'_>) -> (Spanned<u32>, Spanned<u32>) {
+        let mut it = parts(pair);
+        let low = self.small(it.next().expect("range start"));
+        let high = it.next().map_or_else(|| low.clone(), |p| self.small(p));
+        (low, high)
+    }
+
+    fn linear(&mut self, pair: P<'_>) -> Linear {
+        let mut sum = Linear::default();
+        let mut sign = 1i64;
+        for part in parts(pair) {
+            if part.as_rule() == Rule::sign {
+                sign = if part.as_str() == "-" { -1 } else { 1 };
+                continue;
+            }
+            let mut coefficient = 1i64;
+            let mut coordinate = None;
+            for factor in parts(part) {
+                match factor.as_rule() {
+                    Rule::int => {
+                        let n = self.number(factor).value;
+                        coefficient = i64::try_from(n.min(1 << 40)).expect("bounded");
+                    }
+                    _ => coordinate = Some(factor.as_str().to_string()),
+                }
+            }
+            let value = sign * coefficient;
+            match coordinate.as_deref() {
+                Some("x") => sum.x += value,
+                Some(_) => sum.y += value,
+                None => sum.constant += value,
+            }
+        }
+        sum
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Pieces
+
+    fn piece(&mut self, pair: P<'_>) -> Piece {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let name = self.name(it.next().expect("piece name"));
+        let letter = self.name(it.next().expect("piece letter"));
+        let mut clauses = Vec::new();
+        for clause in it {
+            match clause.as_rule() {
+                Rule::royal => clauses.push(PieceClause::Royal(self.span(&clause))),
+                Rule::move_rule => {
+                    clauses.extend(self.move_rules(clause).into_iter().map(PieceClause::Move))
+                }
+                Rule::promote => clauses.push(PieceClause::Promote(self.promotion(clause))),
+                Rule::drop_rule => clauses.push(PieceClause::Drop(self.drop_rule(clause))),
+                Rule::grant => clauses.push(PieceClause::Grant(self.grant(clause))),
+                Rule::castle => clauses.push(PieceClause::Castle(self.castle(clause))),
+                other => unreachable!("the grammar has no piece clause {other:?}"),
+            }
+        }
+        Piece {
+            name,
+            letter,
+            clauses,
+            span,
+        }
+    }
+
+    /// One written move rule; a Betza string may stand for several.
+    fn move_rules(&mut self, pair: P<'_>) -> Vec<MoveRule> {
+        let span = self.span(&pair);
+        let mut mode = None;
+        let mut atoms = Vec::new();
+        let mut modifiers = Vec::new();
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::mode => {
+                    let value = if part.as_str() == "move" {
+                        Mode::MoveOnly
+                    } else {
+                        Mode::CaptureOnly
+                    };
+                    mode = Some(Spanned::new(value, self.span(&part)));
+                }
+                Rule::betza => {
+                    let text = self.string(parts(part).next().expect("betza string"));
+                    match betza::parse(&text.value, text.span.start + 1) {
+                        Ok(rules) => atoms.extend(rules),
+                        Err(problem) => self.problems.push(problem),
+                    }
+                }
+                Rule::from_zone => {
+                    let zone = self.zone_expr(parts(part.clone()).next().expect("zone"));
+                    modifiers.push(Spanned::new(Modifier::From(zone), self.span(&part)));
+                }
+                Rule::lame => modifiers.push(Spanned::new(Modifier::Lame, self.span(&part))),
+                Rule::en_passant => {
+                    modifiers.push(Spanned::new(Modifier::EnPassant, self.span(&part)))
+                }
+                Rule::passable => {
+                    modifiers.push(Spanned::new(Modifier::Passable, self.span(&part)))
+                }
+                Rule::first => modifiers.push(Spanned::new(Modifier::First, self.span(&part))),
+                Rule::tag => {
+                    let span = self.span(&part);
+                    let name = self.name(parts(part).next().expect("tag name"));
+                    modifiers.push(Spanned::new(Modifier::Tag(name), span));
+                }
+                _ => atoms.push(MoveRule {
+                    mode: None,
+                    atom: self.atom(part),
+                    modifiers: Vec::new(),
+                    span,
+                }),
+            }
+        }
+        for rule in &mut atoms {
+            if rule.mode.is_none() {
+                rule.mode.clone_from(&mode);
+            }
+            rule.modifiers.extend(modifiers.iter().cloned());
+            rule.span = span;
+        }
+        atoms
+    }
+
+    fn atom(&mut self, pair: P<'_>) -> Spanned<Atom> {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut directions = Vec::new();
+        let mut vector = None;
+        let mut up_to = None;
+        let mut beyond = false;
+        let mut like = None;
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::directions => directions = self.directions(part),
+                Rule::vector => vector = Some(self.vector(part)),
+                Rule::up_to => up_to = Some(self.small(parts(part).next().expect("range"))),
+                Rule::beyond => beyond = true,
+                Rule::name => like = Some(self.name(part)),
+                other => unreachable!("the grammar has no atom part {other:?}"),
+            }
+        }
+        let atom = match rule {
+            Rule::step => Atom::Step(directions),
+            Rule::slide => Atom::Slide(directions, up_to),
+            Rule::leap => Atom::Leap(vector.expect("leap vector"), directions),
+            Rule::ride => Atom::Ride(vector.expect("ride vector"), directions, up_to),
+            Rule::hop => Atom::Hop(directions, beyond),
+            Rule::anywhere => Atom::Anywhere,
+            Rule::like => Atom::Like(like.expect("like names a piece")),
+            other => unreachable!("the grammar has no atom {other:?}"),
+        };
+        Spanned::new(atom, span)
+    }
+
+    fn vector(&mut self, pair: P<'_>) -> Spanned<(i64, i64)> {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let mut component =
+            |p: P<'_>| i64::try_from(self.number(p).value.min(1 << 40)).expect("bounded");
+        let a = component(it.next().expect("first component"));
+        let b = component(it.next().expect("second component"));
+        Spanned::new((a, b), span)
+    }
+
+    pub(super) fn directions(&self, pair: P<'_>) -> Directions {
+        parts(pair)
+            .map(|p| {
+                let span = self.span(&p);
+                Spanned::new(direction_word(p.as_str()), span)
+            })
+            .collect()
+    }
+
+    fn promotion(&mut self, pair: P<'_>) -> Promotion {
+        let span = self.span(&pair);
+        let mut optional = false;
+        let mut targets = Vec::new();
+        let mut trigger = PromotionTrigger::In;
+        let mut zone = None;
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::optional_promotion => optional = true,
+                Rule::name => targets.push(self.name(part)),
+                Rule::promotion_trigger => {
+                    if part.as_str() == "via" {
+                        trigger = PromotionTrigger::Via;
+                    }
+                }
+                _ => zone = Some(self.zone_expr(part)),
+            }
+        }
+        Promotion {
+            optional,
+            targets,
+            trigger,
+            zone: zone.expect("promotion zone"),
+            span,
+        }
+    }
+
+    fn drop_rule(&mut self, pair: P<'_>) -> DropRule {
+        let span = self.span(&pair);
+        let limits = parts(pair)
+            .map(|limit| {
+                let span = self.span(&limit);
+                let value = match limit.as_rule() {
+                    Rule::drop_outside => {
+                        DropLimit::Outside(self.zone_expr(parts(limit).next().expect("zone")))
+                    }
+                    Rule::drop_inside => {
+                        DropLimit::Inside(self.zone_expr(parts(limit).next().expect("zone")))
+                    }
+                    Rule::one_per_file => DropLimit::OnePerFile,
+                    _ => DropLimit::NoMate,
+                };
+                Spanned::new(value, span)
+            })
+            .collect();
+        DropRule { limits, span }
+    }
+
+    fn side(&self, pair: P<'_>) -> Spanned<Side> {
+        let side = if pair.as_str() == "enemy" {
+            Side::Enemy
+        } else {
+            Side::Own
+        };
+        Spanned::new(side, self.span(&pair))
+    }
+
+    fn grant(&mut self, pair: P<'_>) -> Grant {
+        let span = self.span(&pair);
+        let mut side = None;
+        let mut directions = Vec::new();
+        let mut rules = Vec::new();
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::side => side = Some(self.side(part)),
+                Rule::directions => directions = self.directions(part),
+                _ => rules.extend(self.move_rules(part)),
+            }
+        }
+        Grant {
+            side: side.expect("grant side"),
+            directions,
+            rules,
+            span,
+        }
+    }
+
+    fn castle(&mut self, pair: P<'_>) -> Castle {
+        let span = self.span(&pair);
+        let mut directions = Vec::new();
+        let mut distance = None;
+        let mut any_colour = false;
+        let mut partner = None;
+        let mut conditions = Vec::new();
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::directions => directions = self.directions(part),
+                Rule::int => distance = Some(self.small(part)),
+                Rule::any_colour => any_colour = true,
+                Rule::name => partner = Some(self.name(part)),
+                _ => {
+                    let condition = if part.as_str() == "safe" {
+                        CastleCondition::Safe
+                    } else {
+                        CastleCondition::Unmoved
+                    };
+                    conditions.push(Spanned::new(condition, self.span(&part)));
+                }
+            }
+        }
+        Castle {
+            directions,
+            distance: distance.expect("castle distance"),
+            any_colour,
+            partner: partner.expect("castle partner"),
+            conditions,
+            span,
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Capture rules and counters
+
+    fn capture_rule(&mut self, pair: P<'_>) -> Spanned<CaptureRule> {
+        let span = self.span(&pair);
+        let option = parts(pair).next().expect("capture option");
+        let rule = match option.as_rule() {
+            Rule::to_hand => CaptureRule::ToHand,
+            Rule::compulsory => CaptureRule::Compulsory,
+            Rule::custodian => {
+                CaptureRule::Custodian(self.directions(parts(option).next().expect("directions")))
+            }
+            _ => CaptureRule::None,
+        };
+        Spanned::new(rule, span)
+    }
+
+    fn counter(&mut self, pair: P<'_>) -> Counter {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut limit = None;
+        let mut rules = Vec::new();
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::name => name = Some(self.name(part)),
+                Rule::int => limit = Some(self.small(part)),
+                _ => rules.push(self.counter_rule(part)),
+            }
+        }
+        Counter {
+            name: name.expect("counter name"),
+            limit,
+            rules,
+            span,
+        }
+    }
+
+    fn counter_rule(&mut self, pair: P<'_>) -> CounterRule {
+        let mut it = parts(pair);
+        let event = it.next().expect("counter event");
+        let event_span = self.span(&event);
+        let event = parts(event).next().expect("event kind");
+        let event = match event.as_rule() {
+            Rule::move_event => CounterEvent::Move(
+                parts(event)
+                    .next()
+                    .map(|d| self.directions(d))
+                    .unwrap_or_default(),
+            ),
+            Rule::lost_event => CounterEvent::Lost(self.name(parts(event).next().expect("piece"))),
+            Rule::checked_event => CounterEvent::Checked,
+            _ => CounterEvent::TurnEnd,
+        };
+        let action = it.next().expect("counter action");
+        let action_span = self.span(&action);
+        let action = parts(action).next().expect("action kind");
+        let action = match action.as_rule() {
+            Rule::add => {
+                CounterAction::Add(self.small(parts(action).next().expect("amount")).value)
+            }
+            Rule::set => CounterAction::Set(self.small(parts(action).next().expect("value")).value),
+            _ => CounterAction::Reset,
+        };
+        CounterRule {
+            event: Spanned::new(event, event_span),
+            action: Spanned::new(action, action_span),
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Turns, phases, triggers
+
+    fn turn(&mut self, pair: P<'_>) -> Turn {
+        let span = self.span(&pair);
+        let mut every = None;
+        let mut body = None;
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::every => every = Some(self.small(parts(part).next().expect("period"))),
+                _ => body = Some(self.turn_body(part)),
+            }
+        }
+        Turn {
+            every,
+            body: body.expect("turn body"),
+            span,
+        }
+    }
+
+    fn turn_body(&mut self, pair: P<'_>) -> TurnBody {
+        let plans = parts(pair)
+            .map(|plan| {
+                let span = self.span(&plan);
+                let steps = parts(plan).map(|step| self.turn_step(step)).collect();
+                TurnPlan { steps, span }
+            })
+            .collect();
+        TurnBody { plans }
+    }
+
+    fn turn_step(&mut self, pair: P<'_>) -> TurnStep {
+        let span = self.span(&pair);
+        let mut optional = false;
+        let mut action = None;
+        let mut condition = None;
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::optional_step => optional = true,
+                Rule::condition => {
+                    condition = Some(self.name(parts(part).next().expect("counter")))
+                }
+                _ => action = Some(self.action(part)),
+            }
+        }
+        TurnStep {
+            optional,
+            action: action.expect("turn step action"),
+            condition,
+            span,
+        }
+    }
+
+    fn action(&mut self, pair: P<'_>) -> Spanned<Action> {
+        let span = self.span(&pair);
+        let action = match pair.as_rule() {
+            Rule::move_action => Action::Move(self.names(pair)),
+            Rule::drop_action => {
+                let mut pieces = Vec::new();
+                let mut zone = None;
+                for part in parts(pair) {
+                    match part.as_rule() {
+                        Rule::name => pieces.push(self.name(part)),
+                        _ => zone = Some(self.zone_expr(part)),
+                    }
+                }
+                Action::Drop(pieces, zone)
+            }
+            Rule::shoot => Action::Shoot(self.shot(pair)),
+            Rule::unblock => Action::Unblock,
+            Rule::remove => Action::Remove(self.removal(pair)),
+            Rule::pie => Action::Pie,
+            Rule::pass => Action::Pass,
+            Rule::hook => Action::Hook(self.name(parts(pair).next().expect("hook name"))),
+            other => unreachable!("the grammar has no action {other:?}"),
+        };
+        Spanned::new(action, span)
+    }
+
+    fn shot(&mut self, pair: P<'_>) -> Shot {
+        let mut always = Vec::new();
+        let mut cases = Vec::new();
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::shot_case => {
+                    let mut it = parts(part);
+                    let tag = self.name(it.next().expect("shot tag"));
+                    let rules = it.flat_map(|r| self.move_rules(r)).collect();
+                    cases.push(ShotCase { tag, rules });
+                }
+                _ => always.extend(self.move_rules(part)),
+            }
+        }
+        if cases.is_empty() {
+            Shot::Always(always)
+        } else {
+            Shot::ByTag(cases)
+        }
+    }
+
+    fn removal(&mut self, pair: P<'_>) -> Removal {
+        let mut side = None;
+        let mut groups = Vec::new();
+        let mut except = Vec::new();
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::side => side = Some(self.side(part)),
+                Rule::removal_group => groups.push(self.names(part)),
+                _ => except = self.names(part),
+            }
+        }
+        Removal {
+            side: side.expect("removal side"),
+            groups,
+            except,
+        }
+    }
+
+    fn phase(&mut self, pair: P<'_>) -> Phase {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let name = self.name(it.next().expect("phase name"));
+        let mut movers = Vec::new();
+        let mut end = None;
+        let mut turns = Vec::new();
+        for part in it {
+            match part.as_rule() {
+                Rule::name => movers.push(self.name(part)),
+                Rule::phase_end => {
+                    let value = match parts(part.clone()).next().map(|p| p.as_rule()) {
+                        Some(Rule::once) => PhaseEnd::Once,
+                        _ => PhaseEnd::UntilHandEmpty,
+                    };
+                    end = Some(Spanned::new(value, self.span(&part)));
+                }
+                _ => turns.push(self.turn(part)),
+            }
+        }
+        Phase {
+            name,
+            movers,
+            end,
+            turns,
+            span,
+        }
+    }
+
+    fn trigger(&mut self, pair: P<'_>) -> Trigger {
+        let span = self.span(&pair);
+        let mut zone = None;
+        let mut pieces = Vec::new();
+        let mut body = None;
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::name => pieces.push(self.name(part)),
+                Rule::turn_body => body = Some(self.turn_body(part)),
+                _ => zone = Some(self.zone_expr(part)),
+            }
+        }
+        Trigger {
+            zone: zone.expect("trigger zone"),
+            pieces,
+            body: body.expect("trigger body"),
+            span,
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // End of the game
+
+    fn end_rule(&mut self, pair: P<'_>) -> EndRule {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let outcome = it.next().expect("outcome");
+        let outcome_value = match outcome.as_str() {
+            "win" => Outcome::Win,
+            "lose" => Outcome::Lose,
+            _ => Outcome::Draw,
+        };
+        let outcome = Spanned::new(outcome_value, self.span(&outcome));
+        let condition = it.next().expect("end condition");
+        let condition_span = self.span(&condition);
+        let condition = if condition.as_rule() == Rule::quiet_limit {
+            self.quiet_limit(condition)
+        } else {
+            let inner = parts(condition).next().expect("condition kind");
+            match inner.as_rule() {
+                Rule::checkmated => EndCondition::Checkmated,
+                Rule::stalemated => EndCondition::Stalemated,
+                Rule::no_moves => EndCondition::NoMoves,
+                Rule::royal_captured => EndCondition::RoyalCaptured,
+                Rule::exposed => EndCondition::Exposed,
+                Rule::extinct => EndCondition::Extinct,
+                Rule::repeated => {
+                    EndCondition::Repeated(self.small(parts(inner).next().expect("count")))
+                }
+                _ => EndCondition::Immobilized(self.name(parts(inner).next().expect("piece"))),
+            }
+        };
+        EndRule {
+            outcome,
+            condition: Spanned::new(condition, condition_span),
+            span,
+        }
+    }
+
+    fn quiet_limit(&mut self, pair: P<'_>) -> EndCondition {
+        let mut it = parts(pair);
+        let plies = self.small(it.next().expect("ply count"));
+        let breakers = it
+            .map(|breaker| {
+                let span = self.span(&breaker);
+                let inner = parts(breaker).next().expect("breaker kind");
+                let value = match inner.as_rule() {
+                    Rule::piece_move => {
+                        QuietBreaker::PieceMove(self.name(parts(inner).next().expect("piece")))
+                    }
+                    _ => QuietBreaker::Capture,
+                };
+                Spanned::new(value, span)
+            })
+            .collect();
+        EndCondition::Quiet(plies, breakers)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Setup and tests
+
+    fn setup(&mut self, pair: P<'_>) -> Setup {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let player = self.name(it.next().expect("setup player"));
+        let mut placements = Vec::new();
+        let mut hand = Vec::new();
+        for part in it {
+            if part.as_rule() == Rule::hand_entry {
+                hand.extend(self.names(part));
+                continue;
+            }
+            let span = self.span(&part);
+            let mut it = parts(part);
+            let piece = self.name(it.next().expect("placed piece"));
+            let squares = it.map(|s| self.square_item(s)).collect();
+            placements.push(Placement {
+                piece,
+                squares,
+                span,
+            });
+        }
+        Setup {
+            player,
+            placements,
+            hand,
+            span,
+        }
+    }
+
+    fn test(&mut self, pair: P<'_>) -> Test {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let name = self.string(it.next().expect("test name"));
+        let mut position = None;
+        let mut moves = None;
+        let mut expectations = Vec::new();
+        for part in it {
+            let part_span = self.span(&part);
+            match part.as_rule() {
+                Rule::test_position => {
+                    position = Some(self.string(parts(part).next().expect("position")))
+                }
+                Rule::test_moves => moves = Some(self.string(parts(part).next().expect("moves"))),
+                Rule::perft_expectation => {
+                    let mut it = parts(part);
+                    let depth = self.small(it.next().expect("depth"));
+                    let count = self.number(it.next().expect("count"));
+                    expectations.push(Expectation::Perft {
+                        depth,
+                        count,
+                        span: part_span,
+                    });
+                }
+                _ => {
+                    let list = parts(part).map(|s| self.string(s)).collect();
+                    expectations.push(Expectation::Moves(list, part_span));
+                }
+            }
+        }
+        Test {
+            name,
+            position,
+            moves,
+            expectations,
+            span,
+        }
+    }
+}
+
+/// The length of `text` without trailing whitespace and comments.
+fn content_len(text: &str) -> usize {
+    let mut text = text;
+    loop {
+        let trimmed = text.trim_end();
+        let last_line = &trimmed[trimmed.rfind('\n').map_or(0, |i| i + 1)..];
+        if let Some(comment) = last_line.find("//") {
+            text = &trimmed[..trimmed.len() - last_line.len() + comment];
+        } else if trimmed.ends_with("*/")
+            && let Some(open) = trimmed.rfind("/*")
+        {
+            text = &trimmed[..open];
+        } else {
+            return trimmed.len();
+        }
+    }
+}
+
+pub(super) fn direction_word(word: &str) -> Direction {
+    match word {
+        "forward" => Direction::Forward,
+        "backward" => Direction::Backward,
+        "left" => Direction::Left,
+        "right" => Direction::Right,
+        "forward-left" => Direction::ForwardLeft,
+        "forward-right" => Direction::ForwardRight,
+        "backward-left" => Direction::BackwardLeft,
+        "backward-right" => Direction::BackwardRight,
+        "sideways" => Direction::Sideways,
+        "vertical" => Direction::Vertical,
+        "orthogonal" => Direction::Orthogonal,
+        "diagonal" => Direction::Diagonal,
+        "diagonal-forward" => Direction::DiagonalForward,
+        "diagonal-backward" => Direction::DiagonalBackward,
+        "ahead" => Direction::Ahead,
+        "behind" => Direction::Behind,
+        "all" => Direction::All,
+        "narrow" => Direction::Narrow,
+        "wide" => Direction::Wide,
+        _ => Direction::Away,
+    }
+}

@@ -1,0 +1,380 @@
+//! Syntax: rule-file text → typed syntax tree (`ast`), with located syntax errors.
+//!
+//! A whole file is parsed in one go. When that fails, the file is cut at the lines where
+//! top-level items start and each piece is parsed alone, so every broken item is reported,
+//! not only the first.
+
+pub mod ast;
+mod betza;
+mod build;
+
+use crate::diagnostic::Problem;
+use ast::{RuleFile, Span};
+use pest::Parser;
+use pest::error::{ErrorVariant, InputLocation};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/rules.pest"]
+struct RulesParser;
+
+/// Deeper nesting than this is refused before parsing, so no input can exhaust the stack.
+const MAX_NESTING: usize = 64;
+
+/// Parses a rule file. On failure, returns every syntax problem found.
+pub fn parse(source: &str) -> Result<RuleFile, Vec<Problem>> {
+    let mut problems = lexical_problems(source);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    match parse_from(source, 0) {
+        Ok((file, built)) if built.is_empty() => return Ok(file),
+        Ok((_, built)) => return Err(built),
+        Err(_) => {}
+    }
+    for (start, end) in item_chunks(source) {
+        match parse_from(&source[start..end], start) {
+            Ok((_, built)) => problems.extend(built),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    Err(problems)
+}
+
+/// Parses `text`, which starts at byte `base` of the file.
+fn parse_from(text: &str, base: usize) -> Result<(RuleFile, Vec<Problem>), Problem> {
+    let mut pairs =
+        RulesParser::parse(Rule::file, text).map_err(|e| syntax_problem(e, text, base))?;
+    let mut builder = build::Builder::new(base);
+    let file = builder.file(pairs.next().expect("a file"));
+    Ok((file, builder.problems))
+}
+
+fn syntax_problem(error: pest::error::Error<Rule>, text: &str, base: usize) -> Problem {
+    let (start, end) = match error.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    let span = Span::new(base + start, base + end.max(start));
+    let expected = match &error.variant {
+        ErrorVariant::ParsingError { positives, .. } => expected_list(positives),
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let problem = Problem::error("syntax error", span, format!("expected {expected}"));
+    let wants_name = matches!(&error.variant, ErrorVariant::ParsingError { positives, .. } if positives.contains(&Rule::name));
+    match RulesParser::parse(Rule::reserved, &text[start..]) {
+        Ok(word) if wants_name => {
+            let word = word.as_str();
+            problem.with_help(format!(
+                "`{word}` is a keyword, so it cannot be a name: choose another, such as `{word}-1`"
+            ))
+        }
+        _ => problem,
+    }
+}
+
+/// "a or b", "a, b or c", with repeats removed and the list kept short.
+fn expected_list(rules: &[Rule]) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    for rule in rules {
+        let word = describe_rule(*rule);
+        if !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    const MOST: usize = 12;
+    let more = words.len() > MOST;
+    words.truncate(MOST);
+    match words.as_slice() {
+        [] => "something else here".to_string(),
+        [one] => one.to_string(),
+        [init @ .., last] if !more => format!("{} or {last}", init.join(", ")),
+        all => format!("{}, …", all.join(", ")),
+    }
+}
+
+/// Whether a grammar rule is one of the `kw_*` keyword rules.
+pub(crate) fn is_keyword(rule: Rule) -> bool {
+    format!("{rule:?}").starts_with("kw_")
+}
+
+/// How a grammar rule reads in an error message. Keywords read as themselves, in backticks.
+pub(crate) fn describe_rule(rule: Rule) -> &'static str {
+    use Rule::*;
+    match rule {
+        EOI => "end of file",
+        item | file => "a top-level item (game, board, player, zone, piece, …)",
+        name | zone_ref => "a name",
+        int | range => "a number",
+        string | text => "a quoted string",
+        square | square_item => "a square such as `e4`",
+        letter => "a piece letter such as `N`",
+        direction | directions => "a direction such as `forward` or `orthogonal`",
+        compass => "`north`, `south`, `east` or `west`",
+        zone_expr | zone_and | zone_not => "a zone",
+        half_plane | linear | term => "an inequality such as `x + y >= 16`",
+        coordinate => "`x` or `y`",
+        comparison => "a comparison such as `>=`",
+        sign => "`+` or `-`",
+        move_rule => "a move rule (step, slide, leap, ride, hop, anywhere, betza, like)",
+        mode => "`move` or `capture`",
+        vector => "a vector such as `(1,2)`",
+        shape_row | shape_cell => "`#` or `.`",
+        turn_body | turn_plan | turn_step => "a turn action (move, drop, shoot, …)",
+        counter_rule | counter_event => "a counter event (move, lost, checked, turn-end)",
+        counter_action => "`add`, `set` or `reset`",
+        end_condition => "an end condition such as `checkmated`",
+        outcome => "`win`, `lose` or `draw`",
+        kw_game => "`game`",
+        kw_board => "`board`",
+        kw_shape => "`shape`",
+        kw_holes => "`holes`",
+        kw_player => "`player`",
+        kw_forward => "`forward`",
+        kw_zone => "`zone`",
+        kw_rank => "`rank`",
+        kw_ranks => "`ranks`",
+        kw_file => "`file`",
+        kw_files => "`files`",
+        kw_and => "`and`",
+        kw_or => "`or`",
+        kw_not => "`not`",
+        kw_next_to => "`next-to`",
+        kw_any => "`any`",
+        kw_piece => "`piece`",
+        kw_royal => "`royal`",
+        kw_move => "`move`",
+        kw_moves => "`moves`",
+        kw_capture => "`capture`",
+        kw_step => "`step`",
+        kw_slide => "`slide`",
+        kw_leap => "`leap`",
+        kw_ride => "`ride`",
+        kw_hop => "`hop`",
+        kw_beyond => "`beyond`",
+        kw_anywhere => "`anywhere`",
+        kw_betza => "`betza`",
+        kw_like => "`like`",
+        kw_up_to => "`up-to`",
+        kw_from => "`from`",
+        kw_lame => "`lame`",
+        kw_en_passant => "`en-passant`",
+        kw_passable => "`passable`",
+        kw_first => "`first`",
+        kw_as => "`as`",
+        kw_may => "`may`",
+        kw_promote => "`promote`",
+        kw_to => "`to`",
+        kw_in => "`in`",
+        kw_via => "`via`",
+        kw_drop => "`drop`",
+        kw_one_per_file => "`one-per-file`",
+        kw_no_mate => "`no-mate`",
+        kw_grant => "`grant`",
+        kw_enemy => "`enemy`",
+        kw_own => "`own`",
+        kw_castle => "`castle`",
+        kw_with => "`with`",
+        kw_unmoved => "`unmoved`",
+        kw_safe => "`safe`",
+        kw_to_hand => "`to-hand`",
+        kw_compulsory => "`compulsory`",
+        kw_custodian => "`custodian`",
+        kw_none => "`none`",
+        kw_counter => "`counter`",
+        kw_limit => "`limit`",
+        kw_lost => "`lost`",
+        kw_checked => "`checked`",
+        kw_turn_end => "`turn-end`",
+        kw_add => "`add`",
+        kw_set => "`set`",
+        kw_reset => "`reset`",
+        kw_turn => "`turn`",
+        kw_every => "`every`",
+        kw_then => "`then`",
+        kw_optional => "`optional`",
+        kw_if => "`if`",
+        kw_shoot => "`shoot`",
+        kw_after => "`after`",
+        kw_unblock => "`unblock`",
+        kw_remove => "`remove`",
+        kw_else => "`else`",
+        kw_except => "`except`",
+        kw_pie => "`pie`",
+        kw_pass => "`pass`",
+        kw_hook => "`hook`",
+        kw_phase => "`phase`",
+        kw_by => "`by`",
+        kw_once => "`once`",
+        kw_until => "`until`",
+        kw_hand_empty => "`hand-empty`",
+        kw_hand => "`hand`",
+        kw_on => "`on`",
+        kw_enter => "`enter`",
+        kw_win => "`win`",
+        kw_lose => "`lose`",
+        kw_draw => "`draw`",
+        kw_when => "`when`",
+        kw_plies => "`plies`",
+        kw_without => "`without`",
+        kw_checkmated => "`checkmated`",
+        kw_stalemated => "`stalemated`",
+        kw_no_moves => "`no-moves`",
+        kw_royal_captured => "`royal-captured`",
+        kw_exposed => "`exposed`",
+        kw_extinct => "`extinct`",
+        kw_repeated => "`repeated`",
+        kw_immobilized => "`immobilized`",
+        kw_setup => "`setup`",
+        kw_test => "`test`",
+        kw_position => "`position`",
+        kw_perft => "`perft`",
+        _ => "more of this item",
+    }
+}
+
+/// Problems that must be caught before pest sees the text: unclosed comments and strings,
+/// and nesting deep enough to threaten the stack.
+fn lexical_problems(source: &str) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut depth = 0usize;
+    let mut scan = Scanner::new(source);
+    while let Some((at, token)) = scan.next_token() {
+        match token {
+            Token::Open => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    problems.push(Problem::error(
+                        "nesting too deep",
+                        Span::new(at, at + 1),
+                        format!("more than {MAX_NESTING} open brackets here"),
+                    ));
+                    break;
+                }
+            }
+            Token::Close => depth = depth.saturating_sub(1),
+            Token::UnclosedComment => problems.push(
+                Problem::error(
+                    "unclosed comment",
+                    Span::new(at, at + 2),
+                    "this `/*` is never closed",
+                )
+                .with_help("end the comment with `*/`"),
+            ),
+            Token::UnclosedString => problems.push(Problem::error(
+                "unclosed string",
+                Span::new(at, at + 1),
+                "this `\"` has no closing quote on its line",
+            )),
+            Token::LineStart => {}
+        }
+    }
+    problems
+}
+
+/// The byte ranges of top-level items: each starts on a line whose first word, at column one
+/// and outside comments and strings, is a top-level keyword.
+fn item_chunks(source: &str) -> Vec<(usize, usize)> {
+    const STARTS: [&str; 15] = [
+        "game", "board", "player", "zone", "piece", "capture", "counter", "turn", "phase", "on",
+        "win", "lose", "draw", "setup", "test",
+    ];
+    let mut starts = vec![0];
+    let mut scan = Scanner::new(source);
+    while let Some((at, token)) = scan.next_token() {
+        if token != Token::LineStart || at == 0 {
+            continue;
+        }
+        let word: String = source[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if STARTS.contains(&word.as_str()) {
+            starts.push(at);
+        }
+    }
+    let ends = starts.iter().skip(1).copied().chain([source.len()]);
+    starts.iter().copied().zip(ends).collect()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Token {
+    Open,
+    Close,
+    LineStart,
+    UnclosedComment,
+    UnclosedString,
+}
+
+/// A minimal lexer that knows comments, strings and line starts, and nothing else.
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    line_start: bool,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(source: &'a str) -> Self {
+        Scanner {
+            bytes: source.as_bytes(),
+            at: 0,
+            line_start: true,
+        }
+    }
+
+    fn next_token(&mut self) -> Option<(usize, Token)> {
+        while self.at < self.bytes.len() {
+            let at = self.at;
+            if std::mem::take(&mut self.line_start) {
+                return Some((at, Token::LineStart));
+            }
+            let rest = &self.bytes[at..];
+            self.at += 1;
+            match rest[0] {
+                b'\n' => self.line_start = true,
+                b'(' | b'{' | b'[' => return Some((at, Token::Open)),
+                b')' | b'}' | b']' => return Some((at, Token::Close)),
+                b'/' if rest.get(1) == Some(&b'/') => self.skip_line(),
+                b'/' if rest.get(1) == Some(&b'*') && !self.skip_block_comment() => {
+                    return Some((at, Token::UnclosedComment));
+                }
+                b'"' if !self.skip_string() => return Some((at, Token::UnclosedString)),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn skip_line(&mut self) {
+        while self.at < self.bytes.len() && self.bytes[self.at] != b'\n' {
+            self.at += 1;
+        }
+    }
+
+    fn skip_block_comment(&mut self) -> bool {
+        self.at += 1;
+        while self.at + 1 < self.bytes.len() {
+            if &self.bytes[self.at..self.at + 2] == b"*/" {
+                self.at += 2;
+                return true;
+            }
+            self.at += 1;
+        }
+        self.at = self.bytes.len();
+        false
+    }
+
+    fn skip_string(&mut self) -> bool {
+        while self.at < self.bytes.len() {
+            match self.bytes[self.at] {
+                b'"' => {
+                    self.at += 1;
+                    return true;
+                }
+                b'\\' => self.at += 2,
+                b'\n' => return false,
+                _ => self.at += 1,
+            }
+        }
+        false
+    }
+}
