@@ -71,7 +71,7 @@ fn check_file(path: &str) -> bool {
     let Verdict { summary, problems } = check::check_text(&source.text);
     if !problems.is_empty() {
         let report = FileReport {
-            source: NamedSource::new(&source.name, source.text),
+            source: NamedSource::new(&source.name, source::printable(&source.text)),
             problems,
         };
         eprint!("{}", render(&report));

@@ -44,19 +44,32 @@ pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<Source, LoadError> {
             text,
         }),
         Err(e) => {
+            // Show the text up to the bad byte, with the bad byte as a placeholder to point at.
             let at = e.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            // The lossy text replaces the bad byte with U+FFFD, which starts at the same offset.
-            let span = Span::new(
-                at,
-                at + char::REPLACEMENT_CHARACTER.len_utf8().min(text.len() - at),
-            );
-            let problem = Problem::error("not UTF-8 text", span, "this byte is not valid UTF-8")
-                .with_help("rule files are plain UTF-8 text");
+            let mut text = printable(&String::from_utf8_lossy(&e.as_bytes()[..at]));
+            text.push('?');
+            let problem = Problem::error(
+                "not UTF-8 text",
+                Span::new(at, at + 1),
+                format!("byte 0x{:02x} is not valid UTF-8", e.as_bytes()[at]),
+            )
+            .with_help("rule files are plain UTF-8 text");
             Err(LoadError::NotText(FileReport {
                 source: NamedSource::new(name, text),
                 problems: vec![problem],
             }))
         }
     }
+}
+
+/// The text with control characters (other than line breaks and tabs) shown as `?` of the same
+/// byte length, so that spans still fit and no terminal sees an escape sequence.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\t' | '\r' => c.to_string(),
+            c if c.is_control() => "?".repeat(c.len_utf8()),
+            c => c.to_string(),
+        })
+        .collect()
 }

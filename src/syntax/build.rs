@@ -3,7 +3,7 @@
 
 use super::ast::*;
 use super::betza;
-use super::{Rule, is_keyword};
+use super::{Rule, is_token};
 use crate::diagnostic::Problem;
 use pest::iterators::Pair;
 
@@ -18,7 +18,7 @@ type P<'i> = Pair<'i, Rule>;
 /// The children of a pair that carry content: keywords are rules of their own (so that errors
 /// can name them), and are skipped here.
 fn parts(pair: P<'_>) -> impl Iterator<Item = P<'_>> {
-    pair.into_inner().filter(|p| !is_keyword(p.as_rule()))
+    pair.into_inner().filter(|p| !is_token(p.as_rule()))
 }
 
 impl Builder {
@@ -916,7 +916,7 @@ impl Builder {
 }
 
 /// The length of `text` without trailing whitespace and comments.
-fn content_len(text: &str) -> usize {
+pub(super) fn content_len(text: &str) -> usize {
     let mut text = text;
     loop {
         let trimmed = text.trim_end();

@@ -26,13 +26,13 @@ pub fn parse(source: &str) -> Result<RuleFile, Vec<Problem>> {
     if !problems.is_empty() {
         return Err(problems);
     }
-    match parse_from(source, 0) {
+    match parse_from(source, 0, true) {
         Ok((file, built)) if built.is_empty() => return Ok(file),
         Ok((_, built)) => return Err(built),
         Err(_) => {}
     }
     for (start, end) in item_chunks(source) {
-        match parse_from(&source[start..end], start) {
+        match parse_from(&source[start..end], start, end == source.len()) {
             Ok((_, built)) => problems.extend(built),
             Err(problem) => problems.push(problem),
         }
@@ -40,27 +40,57 @@ pub fn parse(source: &str) -> Result<RuleFile, Vec<Problem>> {
     Err(problems)
 }
 
-/// Parses `text`, which starts at byte `base` of the file.
-fn parse_from(text: &str, base: usize) -> Result<(RuleFile, Vec<Problem>), Problem> {
-    let mut pairs =
-        RulesParser::parse(Rule::file, text).map_err(|e| syntax_problem(e, text, base))?;
+/// Parses `text`, which starts at byte `base` of the file and may run to its end.
+fn parse_from(
+    text: &str,
+    base: usize,
+    at_file_end: bool,
+) -> Result<(RuleFile, Vec<Problem>), Problem> {
+    let mut pairs = RulesParser::parse(Rule::file, text)
+        .map_err(|e| syntax_problem(e, text, base, at_file_end))?;
     let mut builder = build::Builder::new(base);
     let file = builder.file(pairs.next().expect("a file"));
     Ok((file, builder.problems))
 }
 
-fn syntax_problem(error: pest::error::Error<Rule>, text: &str, base: usize) -> Problem {
-    let (start, end) = match error.location {
-        InputLocation::Pos(p) => (p, p),
-        InputLocation::Span((s, e)) => (s, e),
+fn syntax_problem(
+    error: pest::error::Error<Rule>,
+    text: &str,
+    base: usize,
+    at_file_end: bool,
+) -> Problem {
+    let mut start = match error.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
     };
-    let span = Span::new(base + start, base + end.max(start));
-    let expected = match &error.variant {
-        ErrorVariant::ParsingError { positives, .. } => expected_list(positives),
-        ErrorVariant::CustomError { message } => message.clone(),
+    let found = found_at(&text[start..]);
+    let mut after = "";
+    if found.is_empty() {
+        // Point at the last thing written, not at the next item or past the file's end.
+        let end = build::content_len(&text[..start]);
+        start = text[..end].char_indices().next_back().map_or(0, |(i, _)| i);
+        after = " after this";
+    }
+    let width = if found.is_empty() {
+        text[start..].chars().next().map_or(0, char::len_utf8)
+    } else {
+        found.len()
     };
-    let problem = Problem::error("syntax error", span, format!("expected {expected}"));
-    let wants_name = matches!(&error.variant, ErrorVariant::ParsingError { positives, .. } if positives.contains(&Rule::name));
+    let span = Span::new(base + start, base + start + width);
+    let (expected, wants_name) = match &error.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            (expected_list(positives), positives.contains(&Rule::name))
+        }
+        ErrorVariant::CustomError { message } => (message.clone(), false),
+    };
+    let message = if found.is_empty() && at_file_end {
+        "unexpected end of file".to_string()
+    } else if found.is_empty() {
+        "unfinished item".to_string()
+    } else {
+        format!("unexpected `{}`", found.escape_debug())
+    };
+    let problem = Problem::error(message, span, format!("expected {expected}{after}"));
     match RulesParser::parse(Rule::reserved, &text[start..]) {
         Ok(word) if wants_name => {
             let word = word.as_str();
@@ -72,10 +102,25 @@ fn syntax_problem(error: pest::error::Error<Rule>, text: &str, base: usize) -> P
     }
 }
 
+/// The word, or else the single character, at the start of `rest`.
+fn found_at(rest: &str) -> &str {
+    let word = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_' || c == '+'))
+        .unwrap_or(rest.len());
+    match word {
+        0 => rest.chars().next().map_or("", |c| &rest[..c.len_utf8()]),
+        n => &rest[..n],
+    }
+}
+
 /// "a or b", "a, b or c", with repeats removed and the list kept short.
 fn expected_list(rules: &[Rule]) -> String {
     let mut words: Vec<&str> = Vec::new();
-    for rule in rules {
+    // Punctuation first: a missing bracket is the likeliest mistake and the easiest to miss.
+    let (punctuation, others): (Vec<Rule>, Vec<Rule>) = rules
+        .iter()
+        .partition(|r| format!("{r:?}").starts_with("p_"));
+    for rule in punctuation.iter().chain(&others) {
         let word = describe_rule(*rule);
         if !words.contains(&word) {
             words.push(word);
@@ -92,9 +137,10 @@ fn expected_list(rules: &[Rule]) -> String {
     }
 }
 
-/// Whether a grammar rule is one of the `kw_*` keyword rules.
-pub(crate) fn is_keyword(rule: Rule) -> bool {
-    format!("{rule:?}").starts_with("kw_")
+/// Whether a grammar rule is a keyword (`kw_*`) or punctuation (`p_*`), which carry no content.
+pub(crate) fn is_token(rule: Rule) -> bool {
+    let name = format!("{rule:?}");
+    name.starts_with("kw_") || name.starts_with("p_")
 }
 
 /// How a grammar rule reads in an error message. Keywords read as themselves, in backticks.
@@ -124,6 +170,23 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         counter_action => "`add`, `set` or `reset`",
         end_condition => "an end condition such as `checkmated`",
         outcome => "`win`, `lose` or `draw`",
+        p_open_brace => "`{`",
+        p_close_brace => "`}`",
+        p_open_paren => "`(`",
+        p_close_paren => "`)`",
+        p_open_bracket => "`[`",
+        p_close_bracket => "`]`",
+        p_colon => "`:`",
+        p_comma => "`,`",
+        p_equals => "`=`",
+        p_range => "`..`",
+        p_times => "`x`",
+        promote => "`promote`",
+        optional_promotion => "`may`",
+        drop_rule => "`drop`",
+        grant => "`grant`",
+        castle => "`castle`",
+        royal => "`royal`",
         kw_game => "`game`",
         kw_board => "`board`",
         kw_shape => "`shape`",
