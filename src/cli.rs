@@ -2,12 +2,17 @@
 //! move, 2 bad usage.
 
 use crate::check::{self, Verdict};
-use crate::diagnostic::FileReport;
+use crate::compile::{self, Failure, Ruleset};
+use crate::diagnostic::{FileReport, Problem};
+use crate::engine::Position;
+use crate::engine::perft::Perft;
+use crate::notation::{NotationError, fen, moves};
 use crate::source::{self, LoadError};
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use miette::NamedSource;
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -28,7 +33,43 @@ enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
     },
+    /// Show a position as a text diagram.
+    Show(PositionArgs),
+    /// List every legal move of a position, one per line, sorted.
+    Moves(PositionArgs),
+    /// Count the leaf nodes of the legal move tree to a depth.
+    Perft {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Plies to count; one ply is one whole turn.
+        #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(0..=64))]
+        depth: u32,
+        /// First print each legal move with the count below it.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Run the `test` blocks written in rule files.
+    Test {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+    },
 }
+
+#[derive(Args)]
+struct PositionArgs {
+    /// The rule file of the game.
+    #[arg(value_name = "FILE")]
+    file: String,
+    /// A position in the game's notation; the start position without it.
+    #[arg(long, value_name = "POS")]
+    fen: Option<String>,
+    /// Moves to play first, separated by spaces, each checked for legality.
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    moves: Option<String>,
+}
+
+/// A command's failure, already reported on standard error.
+struct Reported;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -38,44 +79,49 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    match cli.command {
+    let result = match cli.command {
         Command::Check { files } => check_files(&files),
+        Command::Show(args) => with_position(&args, |position| {
+            print!("{}", crate::notation::diagram(position));
+            Ok(())
+        }),
+        Command::Moves(args) => with_position(&args, |position| {
+            for text in moves::legal_texts(position) {
+                println!("{text}");
+            }
+            Ok(())
+        }),
+        Command::Perft {
+            position,
+            depth,
+            divide,
+        } => with_position(&position, |p| {
+            perft(p, depth as usize, divide);
+            Ok(())
+        }),
+        Command::Test { files } => run_tests(&files),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Reported) => ExitCode::from(1),
     }
 }
 
-fn check_files(paths: &[String]) -> ExitCode {
+fn check_files(paths: &[String]) -> Result<(), Reported> {
     let mut all_valid = true;
     for path in paths {
         all_valid &= check_file(path);
     }
-    if all_valid {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    if all_valid { Ok(()) } else { Err(Reported) }
 }
 
 /// Checks one file, printing its summary or its report; returns whether it is valid.
 fn check_file(path: &str) -> bool {
-    let source = match source::load(path) {
-        Ok(source) => source,
-        Err(LoadError::Unreadable(message)) => {
-            eprintln!("error: {message}");
-            return false;
-        }
-        Err(LoadError::NotText(report)) => {
-            eprint!("{}", render(&report));
-            return false;
-        }
+    let Ok(source) = read_source(path) else {
+        return false;
     };
     let Verdict { summary, problems } = check::check_text(&source.text);
-    if !problems.is_empty() {
-        let report = FileReport {
-            source: NamedSource::new(&source.name, source::printable(&source.text)),
-            problems,
-        };
-        eprint!("{}", render(&report));
-    }
+    report_problems(&source, problems);
     match summary {
         Some(summary) => {
             println!("{path}: ok: {summary}");
@@ -85,16 +131,124 @@ fn check_file(path: &str) -> bool {
     }
 }
 
+fn read_source(path: &str) -> Result<source::Source, Reported> {
+    match source::load(path) {
+        Ok(source) => Ok(source),
+        Err(LoadError::Unreadable(message)) => {
+            eprintln!("error: {message}");
+            Err(Reported)
+        }
+        Err(LoadError::NotText(report)) => {
+            eprint!("{}", render(&report));
+            Err(Reported)
+        }
+    }
+}
+
+fn report_problems(source: &source::Source, problems: Vec<Problem>) {
+    if problems.is_empty() {
+        return;
+    }
+    let report = FileReport {
+        source: NamedSource::new(&source.name, source::printable(&source.text)),
+        problems,
+    };
+    eprint!("{}", render(&report));
+}
+
+/// Loads and compiles a rule file, reporting why not when it cannot be played.
+fn load_rules(path: &str) -> Result<Ruleset, Reported> {
+    let source = read_source(path)?;
+    match compile::compile_text(&source.text) {
+        Ok(rules) => Ok(rules),
+        Err(Failure::Invalid(problems)) => {
+            report_problems(&source, problems);
+            Err(Reported)
+        }
+        Err(Failure::Unsupported(missing)) => {
+            eprintln!("error: {path}: fairy cannot play this game: {missing}");
+            Err(Reported)
+        }
+    }
+}
+
+/// Sets up the position the arguments describe and runs `action` on it.
+fn with_position(
+    args: &PositionArgs,
+    action: impl FnOnce(&mut Position<'_>) -> Result<(), Reported>,
+) -> Result<(), Reported> {
+    let rules = load_rules(&args.file)?;
+    let mut position = match &args.fen {
+        Some(text) => fen::read(&rules, text).map_err(|e| report_notation("--fen", text, e))?,
+        None => Position::start(&rules),
+    };
+    if let Some(list) = &args.moves {
+        moves::play(&mut position, list).map_err(|e| report_notation("--moves", list, e))?;
+    }
+    action(&mut position)
+}
+
+fn report_notation(name: &str, text: &str, error: NotationError) -> Reported {
+    let problem = Problem::error(
+        error.message.clone(),
+        crate::syntax::ast::Span::new(
+            error.start,
+            error.end.max(error.start + 1).min(text.len().max(1)),
+        ),
+        "here",
+    );
+    let report = FileReport {
+        source: NamedSource::new(name, source::printable(text)),
+        problems: vec![problem],
+    };
+    eprint!("{}", render(&report));
+    Reported
+}
+
+fn perft(position: &mut Position<'_>, depth: usize, divide: bool) {
+    let started = Instant::now();
+    let mut counter = Perft::new(depth);
+    let nodes = if divide && depth > 0 {
+        let mut rows: Vec<(String, u64)> = counter
+            .divide(position, depth)
+            .into_iter()
+            .map(|(turn, n)| (moves::write(position, &turn), n))
+            .collect();
+        rows.sort();
+        for (text, n) in &rows {
+            println!("{text} {n}");
+        }
+        rows.iter().map(|(_, n)| n).sum()
+    } else {
+        counter.count(position, depth)
+    };
+    println!("{nodes}");
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{nodes} nodes in {seconds:.3} s ({:.0} nodes per second)",
+        nodes as f64 / seconds.max(1e-9)
+    );
+}
+
+fn run_tests(paths: &[String]) -> Result<(), Reported> {
+    let mut failures = 0;
+    for path in paths {
+        let rules = load_rules(path)?;
+        for case in &rules.tests {
+            failures += crate::testing::run_case(&rules, case, |line| println!("{path}: {line}"));
+        }
+    }
+    match failures {
+        0 => Ok(()),
+        n => {
+            eprintln!("{n} expectation{} failed", if n == 1 { "" } else { "s" });
+            Err(Reported)
+        }
+    }
+}
+
 /// Renders a report for standard error: in colour on a terminal, plain otherwise.
 fn render(report: &FileReport) -> String {
-    if !std::io::stderr().is_terminal() {
-        return crate::diagnostic::render_plain(report, 100);
-    }
-    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode())
-        .with_width(100);
-    let mut out = String::new();
-    handler
-        .render_report(&mut out, report)
-        .expect("rendering into a String cannot fail");
-    out
+    let colour = std::io::stderr().is_terminal();
+    crate::diagnostic::render(report, 100, colour)
 }

@@ -133,9 +133,17 @@ impl Diagnostic for FileReport {
 
 /// Renders a report as plain text: no colour, fixed width, as the tests and pipes see it.
 pub fn render_plain(report: &dyn Diagnostic, width: usize) -> String {
-    let handler =
-        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
-            .with_width(width);
+    render(report, width, false)
+}
+
+/// Renders a report, in colour or not, wrapped at `width` columns.
+pub fn render(report: &dyn Diagnostic, width: usize, colour: bool) -> String {
+    let theme = if colour {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(width);
     let mut out = String::new();
     handler
         .render_report(&mut out, report)

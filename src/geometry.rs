@@ -124,8 +124,12 @@ pub const SECTOR_WORDS: [Direction; 8] = [
 ];
 
 /// Direction word lists that together select exactly `chosen` among the images of a vector:
-/// one list, or two when narrow and wide images have to be told apart.
+/// one list, or two when narrow and wide images have to be told apart, or none when nothing is
+/// chosen (an empty list would select every direction).
 pub fn words_for(chosen: &[(i64, i64)], all: &[(i64, i64)]) -> Vec<Vec<Direction>> {
+    if chosen.is_empty() {
+        return Vec::new();
+    }
     let sectors = |vs: &[(i64, i64)]| vs.iter().fold(0u8, |s, &(x, y)| s | sector(x, y));
     let plain = sectors(chosen);
     let covered: Vec<_> = all
@@ -206,5 +210,10 @@ mod tests {
         let chosen = [(1, 2), (-2, 1)];
         let words = words_for(&chosen, &all);
         assert_eq!(words.len(), 2);
+    }
+
+    #[test]
+    fn choosing_nothing_gives_no_word_list() {
+        assert!(words_for(&[], &images(1, 1)).is_empty());
     }
 }

@@ -6,8 +6,12 @@
 
 pub mod check;
 pub mod cli;
+pub mod compile;
 pub mod diagnostic;
+pub mod engine;
 pub mod geometry;
 pub mod hooks;
+pub mod notation;
 pub mod source;
 pub mod syntax;
+pub mod testing;

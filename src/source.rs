@@ -7,6 +7,8 @@ use miette::NamedSource;
 /// Larger files are refused: no real variant comes near, and it bounds every later stage.
 pub const MAX_BYTES: u64 = 4 << 20;
 
+const BYTE_ORDER_MARK: &[u8] = "\u{feff}".as_bytes();
+
 /// A rule file's name and text.
 #[derive(Clone, Debug)]
 pub struct Source {
@@ -37,7 +39,11 @@ pub fn load(path: &str) -> Result<Source, LoadError> {
     from_bytes(path, bytes)
 }
 
-pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<Source, LoadError> {
+pub fn from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<Source, LoadError> {
+    // Some editors start UTF-8 files with a byte-order mark; it says nothing about the rules.
+    if bytes.starts_with(BYTE_ORDER_MARK) {
+        bytes.drain(..BYTE_ORDER_MARK.len());
+    }
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Source {
             name: name.to_string(),

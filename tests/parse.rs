@@ -153,8 +153,11 @@ fn a_shape_may_carry_comments_and_skip_spaces() {
     assert_eq!(rows[0].value, [true, false, true]);
 }
 
-/// The squares, modes and modifiers a rule reaches from the origin, for a player facing +y.
-fn meaning(rule: &MoveRule) -> (Vec<(i64, i64)>, String, usize) {
+/// The squares a rule reaches from the origin for a player facing +y, its mode, and how many
+/// modifiers it has.
+type Meaning = (Vec<(i64, i64)>, String, usize);
+
+fn meaning(rule: &MoveRule) -> Meaning {
     let (vector, directions) = match &rule.atom.value {
         Atom::Step(d) | Atom::Slide(d, _) => ((0, 1), d.clone()),
         Atom::Leap(v, d) | Atom::Ride(v, d, _) => (v.value, d.clone()),
@@ -173,7 +176,7 @@ fn meaning(rule: &MoveRule) -> (Vec<(i64, i64)>, String, usize) {
     (targets, mode, rule.modifiers.len())
 }
 
-fn meanings(text: &str) -> Vec<(Vec<(i64, i64)>, String, usize)> {
+fn meanings(text: &str) -> Vec<Meaning> {
     let file = parsed(text);
     let mut all: Vec<_> = move_rules(file.pieces().next().expect("one piece"))
         .into_iter()

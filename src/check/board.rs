@@ -45,7 +45,7 @@ impl BoardShape {
             problems.push(Problem::error(
                 format!("square `{square}` is a hole in the board"),
                 square.span,
-                "the board's shape leaves this square out",
+                "the board leaves this square out",
             ));
             return None;
         }
@@ -87,6 +87,7 @@ impl BoardShape {
                 let square = Square {
                     file,
                     rank,
+                    written_rank: u64::from(rank) + 1,
                     span: item.span,
                 };
                 out.extend(self.square(&square, problems));

@@ -6,7 +6,7 @@ mod endings;
 mod names;
 mod pieces;
 mod setup;
-mod support;
+pub mod support;
 mod turns;
 mod zones;
 
@@ -223,7 +223,11 @@ impl<'a> Checker<'a> {
             Problem::error(
                 format!("a game has 2 to {MAX_PLAYERS} players, this one has {count}"),
                 span,
-                "players are declared here",
+                if count == 0 {
+                    "no `player` item"
+                } else {
+                    "players are declared here"
+                },
             )
             .with_help("declare each player with `player NAME forward DIRECTION`"),
         );
@@ -354,13 +358,17 @@ impl<'a> Checker<'a> {
                 continue;
             }
             let name = &player.name.value;
+            // Players usually sit in this order round the board.
+            let way = ["north", "south", "east", "west"][index % 4];
             let problem = Problem::error(
                 format!("player `{name}` has no forward direction"),
                 span,
                 why.to_string(),
             )
             .with_note(player.name.span, "declared without `forward`")
-            .with_help(format!("give it one: `player {name} forward north`"));
+            .with_help(format!(
+                "give it one, such as `player {name} forward {way}`"
+            ));
             self.error(problem);
         }
         facing

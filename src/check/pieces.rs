@@ -1,6 +1,6 @@
 //! Pieces: letters, move rules and their modifiers, promotion, drop limits, grants, castling.
 
-use super::zones::ForPlayers;
+use super::zones::{ForPlayers, reaches};
 use super::{Checker, DirectionUse};
 use crate::diagnostic::Problem;
 use crate::geometry::{self, DirectionSet};
@@ -429,27 +429,36 @@ pub(super) fn check_like_cycles(checker: &mut Checker<'_>) {
                 .collect()
         })
         .collect();
+    let mut reported = vec![false; decls.len()];
     for (index, piece) in decls.iter().enumerate() {
-        let mut seen = vec![false; decls.len()];
-        let mut stack = likes[index].clone();
-        while let Some(next) = stack.pop() {
-            if next == index && !likes[index].contains(&index) {
-                checker.error(
-                    Problem::error(
-                        format!(
-                            "`{}` moves like itself through other pieces",
-                            piece.name.value
-                        ),
-                        piece.name.span,
-                        "its `like` rules lead back to it",
-                    )
-                    .with_help("write the moves out in one of the pieces"),
-                );
-                break;
-            }
-            if !std::mem::replace(&mut seen[next], true) {
-                stack.extend(&likes[next]);
-            }
+        if reported[index] {
+            continue;
         }
+        // The other pieces on a circle through this one; `like` itself is reported elsewhere.
+        let others: Vec<usize> = (0..decls.len())
+            .filter(|&i| i != index && reaches(&likes, index, i) && reaches(&likes, i, index))
+            .collect();
+        if others.is_empty() {
+            continue;
+        }
+        others.iter().for_each(|&i| reported[i] = true);
+        let names: Vec<String> = others
+            .iter()
+            .map(|&i| format!("`{}`", decls[i].name.value))
+            .collect();
+        checker.error(
+            Problem::error(
+                format!(
+                    "`{}` moves like itself through other pieces",
+                    piece.name.value
+                ),
+                piece.name.span,
+                format!(
+                    "its `like` rules lead back to it through {}",
+                    names.join(", ")
+                ),
+            )
+            .with_help("write the moves out in one of the pieces"),
+        );
     }
 }

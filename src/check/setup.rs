@@ -37,23 +37,29 @@ impl Checker<'_> {
         self.check_occupancy(&setups);
         let players = self.player_decls.clone();
         for player in players {
-            let has_pieces = setups.iter().any(|s| {
-                s.player.value == player.name.value
-                    && (!s.placements.is_empty() || !s.hand.is_empty())
-            });
-            if !has_pieces {
-                self.error(
-                    Problem::error(
-                        format!("player `{}` has no pieces", player.name.value),
-                        player.name.span,
-                        "not set up",
-                    )
-                    .with_help(format!(
-                        "add `setup {} {{ King e1 ... }}`",
-                        player.name.value
-                    )),
-                );
+            let name = &player.name.value;
+            let own: Vec<&&Setup> = setups.iter().filter(|s| s.player.value == *name).collect();
+            if own
+                .iter()
+                .any(|s| !s.placements.is_empty() || !s.hand.is_empty())
+            {
+                continue;
             }
+            let problem = match own.first() {
+                Some(setup) => Problem::error(
+                    format!("player `{name}` has no pieces"),
+                    setup.span,
+                    "this setup places nothing",
+                )
+                .with_help("place pieces in it, such as `King e1`"),
+                None => Problem::error(
+                    format!("player `{name}` has no pieces"),
+                    player.name.span,
+                    "not set up",
+                )
+                .with_help(format!("add `setup {name} {{ King e1 ... }}`")),
+            };
+            self.error(problem);
         }
     }
 

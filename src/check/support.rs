@@ -1,5 +1,6 @@
 //! What the engine runs. A rule file may say more than the engine can play yet; `fairy check`
-//! then says so plainly instead of accepting the rule in silence.
+//! then says so plainly, and the commands that play refuse the file instead of playing
+//! different rules.
 
 use super::Checker;
 use crate::diagnostic::Problem;
@@ -11,71 +12,113 @@ pub enum Feature {
     Moves,
     Hoppers,
     Anywhere,
+    FirstMove,
     EnPassant,
     Castling,
+    FreeCastling,
     Promotion,
     Drops,
     DropLimits,
+    ZonesNearPieces,
     Grants,
     CapturesToHand,
     CompulsoryCapture,
+    NoCapture,
     CustodianCapture,
     Counters,
     Phases,
     PeriodicTurns,
     Arrows,
+    TaggedArrows,
+    TurnConditions,
     Unblocking,
     Removal,
     PieChoice,
     Triggers,
     Hooks,
     RoyalPieces,
-    EndConditions,
+    MoreThanTwoPlayers,
+    PlainEndings,
+    RoyalCaptured,
+    Exposed,
+    Immobilized,
 }
 
 impl Feature {
-    fn describe(self) -> &'static str {
+    pub fn describe(self) -> &'static str {
         match self {
             Feature::Moves => "piece moves",
             Feature::Hoppers => "hoppers",
             Feature::Anywhere => "moves to anywhere",
+            Feature::FirstMove => "first-move-only moves",
             Feature::EnPassant => "en passant",
             Feature::Castling => "castling",
+            Feature::FreeCastling => "castling without rights or with either colour",
             Feature::Promotion => "promotion",
             Feature::Drops => "drops",
             Feature::DropLimits => "drop limits",
+            Feature::ZonesNearPieces => "zones next to pieces",
             Feature::Grants => "granted moves",
             Feature::CapturesToHand => "captures to hand",
             Feature::CompulsoryCapture => "compulsory capture",
+            Feature::NoCapture => "games without capture",
             Feature::CustodianCapture => "custodian capture",
             Feature::Counters => "counters",
             Feature::Phases => "phases",
             Feature::PeriodicTurns => "periodic turns",
             Feature::Arrows => "arrows",
+            Feature::TaggedArrows => "arrows that depend on the move",
+            Feature::TurnConditions => "optional or conditional turn steps",
             Feature::Unblocking => "unblocking",
             Feature::Removal => "removal",
             Feature::PieChoice => "the pie choice",
             Feature::Triggers => "triggers",
             Feature::Hooks => "hooks",
             Feature::RoyalPieces => "royal pieces",
-            Feature::EndConditions => "end conditions",
+            Feature::MoreThanTwoPlayers => "more than two players",
+            Feature::PlainEndings => "end conditions",
+            Feature::RoyalCaptured => "the royal-captured ending",
+            Feature::Exposed => "the exposed ending",
+            Feature::Immobilized => "the immobilized ending",
         }
     }
 }
 
-/// The features the engine runs. There is no engine yet: every rule is checked, none is run.
-const ENGINE_RUNS: &[Feature] = &[];
+/// The features the engine runs.
+const ENGINE_RUNS: &[Feature] = &[
+    Feature::Moves,
+    Feature::EnPassant,
+    Feature::Castling,
+    Feature::Promotion,
+    Feature::Drops,
+    Feature::DropLimits,
+    Feature::CapturesToHand,
+    Feature::CompulsoryCapture,
+    Feature::NoCapture,
+    Feature::Arrows,
+    Feature::RoyalPieces,
+    Feature::PlainEndings,
+];
+
+/// The features a file uses that the engine does not run, each with its first use.
+fn missing(file: &RuleFile) -> Vec<(Feature, Span)> {
+    let mut uses = FeatureUses::default();
+    uses.collect(file);
+    uses.first
+        .into_iter()
+        .filter(|(feature, _)| !ENGINE_RUNS.contains(feature))
+        .collect()
+}
+
+/// The features a file uses that the engine does not run.
+pub fn unsupported(file: &RuleFile) -> Vec<Feature> {
+    missing(file).into_iter().map(|(f, _)| f).collect()
+}
 
 /// One warning naming every feature of the file that the engine does not run yet, with a
 /// label at the first use of each.
 pub(super) fn report_unsupported(checker: &mut Checker<'_>) {
-    let mut uses = FeatureUses::default();
-    uses.collect(checker.file);
-    let missing: Vec<(Feature, Span)> = uses
-        .first
-        .into_iter()
-        .filter(|(feature, _)| !ENGINE_RUNS.contains(feature))
-        .collect();
+    let missing = missing(checker.file);
     let Some(((first_feature, first_span), rest)) = missing.split_first() else {
         return;
     };
@@ -106,83 +149,157 @@ impl FeatureUses {
     }
 
     fn collect(&mut self, file: &RuleFile) {
+        let players: Vec<_> = file.players().collect();
+        if let Some(extra) = players.get(2) {
+            self.note(Feature::MoreThanTwoPlayers, extra.span);
+        }
         for piece in file.pieces() {
-            self.piece(piece);
+            self.piece(piece, file);
         }
         for rule in file.captures() {
-            match rule.value {
-                CaptureRule::ToHand => self.note(Feature::CapturesToHand, rule.span),
-                CaptureRule::Compulsory => self.note(Feature::CompulsoryCapture, rule.span),
-                CaptureRule::Custodian(_) => self.note(Feature::CustodianCapture, rule.span),
-                CaptureRule::None => {}
-            }
+            let feature = match rule.value {
+                CaptureRule::ToHand => Feature::CapturesToHand,
+                CaptureRule::Compulsory => Feature::CompulsoryCapture,
+                CaptureRule::Custodian(_) => Feature::CustodianCapture,
+                CaptureRule::None => Feature::NoCapture,
+            };
+            self.note(feature, rule.span);
         }
         for counter in file.counters() {
             self.note(Feature::Counters, counter.span);
         }
         for phase in file.phases() {
             self.note(Feature::Phases, phase.name.span);
-            phase.turns.iter().for_each(|t| self.turn(t));
+            phase.turns.iter().for_each(|t| self.turn(t, file));
         }
-        file.turns().for_each(|t| self.turn(t));
+        file.turns().for_each(|t| self.turn(t, file));
         for trigger in file.triggers() {
             self.note(Feature::Triggers, trigger.span);
-            self.body(&trigger.body);
+            self.body(&trigger.body, file);
         }
         for rule in file.end_rules() {
-            self.note(Feature::EndConditions, rule.span);
+            let feature = match rule.condition.value {
+                EndCondition::RoyalCaptured => Feature::RoyalCaptured,
+                EndCondition::Exposed => Feature::Exposed,
+                EndCondition::Immobilized(_) => Feature::Immobilized,
+                _ => Feature::PlainEndings,
+            };
+            self.note(feature, rule.span);
         }
         self.first.sort_by_key(|(_, span)| span.start);
     }
 
-    fn piece(&mut self, piece: &Piece) {
+    fn piece(&mut self, piece: &Piece, file: &RuleFile) {
         for clause in &piece.clauses {
             match clause {
                 PieceClause::Royal(span) => self.note(Feature::RoyalPieces, *span),
-                PieceClause::Move(rule) => self.move_rule(rule),
-                PieceClause::Promote(p) => self.note(Feature::Promotion, p.span),
-                PieceClause::Drop(d) => self.note(Feature::DropLimits, d.span),
+                PieceClause::Move(rule) => self.move_rule(rule, file),
+                PieceClause::Promote(p) => {
+                    self.note(Feature::Promotion, p.span);
+                    self.zone(&p.zone, file);
+                }
+                PieceClause::Drop(d) => {
+                    self.note(Feature::DropLimits, d.span);
+                    for limit in &d.limits {
+                        if let DropLimit::Inside(z) | DropLimit::Outside(z) = &limit.value {
+                            self.zone(z, file);
+                        }
+                    }
+                }
                 PieceClause::Grant(g) => self.note(Feature::Grants, g.span),
-                PieceClause::Castle(c) => self.note(Feature::Castling, c.span),
+                PieceClause::Castle(c) => {
+                    let unmoved = c
+                        .conditions
+                        .iter()
+                        .any(|c| c.value == CastleCondition::Unmoved);
+                    let free = c.any_colour || !unmoved;
+                    let feature = if free {
+                        Feature::FreeCastling
+                    } else {
+                        Feature::Castling
+                    };
+                    self.note(feature, c.span);
+                }
             }
         }
     }
 
-    fn move_rule(&mut self, rule: &MoveRule) {
+    fn zone(&mut self, zone: &ZoneExpr, file: &RuleFile) {
+        if crate::compile::zones::is_dynamic(zone, file) {
+            self.note(Feature::ZonesNearPieces, zone.span);
+        }
+    }
+
+    fn move_rule(&mut self, rule: &MoveRule, file: &RuleFile) {
         let feature = match rule.atom.value {
             Atom::Hop(..) => Feature::Hoppers,
             Atom::Anywhere => Feature::Anywhere,
             _ => Feature::Moves,
         };
         self.note(feature, rule.span);
-        if rule
-            .modifiers
-            .iter()
-            .any(|m| m.value == Modifier::EnPassant)
-        {
-            self.note(Feature::EnPassant, rule.span);
+        for modifier in &rule.modifiers {
+            match &modifier.value {
+                Modifier::EnPassant => self.note(Feature::EnPassant, modifier.span),
+                Modifier::First => self.note(Feature::FirstMove, modifier.span),
+                Modifier::From(zone) => self.zone(zone, file),
+                Modifier::Lame | Modifier::Passable | Modifier::Tag(_) => {}
+            }
         }
     }
 
-    fn turn(&mut self, turn: &Turn) {
+    fn turn(&mut self, turn: &Turn, file: &RuleFile) {
         if turn.every.is_some() {
             self.note(Feature::PeriodicTurns, turn.span);
         }
-        self.body(&turn.body);
+        self.body(&turn.body, file);
     }
 
-    fn body(&mut self, body: &TurnBody) {
-        for step in body.plans.iter().flat_map(|p| &p.steps) {
-            let span = step.action.span;
-            match &step.action.value {
-                Action::Drop(..) => self.note(Feature::Drops, span),
-                Action::Shoot(_) => self.note(Feature::Arrows, span),
-                Action::Unblock => self.note(Feature::Unblocking, span),
-                Action::Remove(_) => self.note(Feature::Removal, span),
-                Action::Pie => self.note(Feature::PieChoice, span),
-                Action::Hook(_) => self.note(Feature::Hooks, span),
-                Action::Move(_) | Action::Pass => {}
+    fn body(&mut self, body: &TurnBody, file: &RuleFile) {
+        for plan in &body.plans {
+            self.plan_shape(plan);
+            for step in &plan.steps {
+                self.step(step, file);
             }
+        }
+    }
+
+    /// The engine plays plans of one move, one drop, or a move then a shot.
+    fn plan_shape(&mut self, plan: &TurnPlan) {
+        let actions: Vec<&Action> = plan.steps.iter().map(|s| &s.action.value).collect();
+        let plain = matches!(
+            actions.as_slice(),
+            [Action::Move(_)] | [Action::Drop(..)] | [Action::Move(_), Action::Shoot(_)]
+        );
+        let restricted = actions.iter().any(|a| match a {
+            Action::Move(pieces) => !pieces.is_empty(),
+            Action::Drop(pieces, zone) => !pieces.is_empty() || zone.is_some(),
+            _ => false,
+        });
+        let conditional = plan
+            .steps
+            .iter()
+            .any(|s| s.optional || s.condition.is_some());
+        if !plain || restricted || conditional {
+            self.note(Feature::TurnConditions, plan.span);
+        }
+    }
+
+    fn step(&mut self, step: &TurnStep, file: &RuleFile) {
+        let span = step.action.span;
+        match &step.action.value {
+            Action::Drop(_, zone) => {
+                self.note(Feature::Drops, span);
+                if let Some(zone) = zone {
+                    self.zone(zone, file);
+                }
+            }
+            Action::Shoot(Shot::Always(_)) => self.note(Feature::Arrows, span),
+            Action::Shoot(Shot::ByTag(_)) => self.note(Feature::TaggedArrows, span),
+            Action::Unblock => self.note(Feature::Unblocking, span),
+            Action::Remove(_) => self.note(Feature::Removal, span),
+            Action::Pie => self.note(Feature::PieChoice, span),
+            Action::Hook(_) => self.note(Feature::Hooks, span),
+            Action::Move(_) | Action::Pass => {}
         }
     }
 }

@@ -155,14 +155,14 @@ impl Checker<'_> {
     fn check_turns(&mut self, turns: &[&Turn], phase: Option<&Phase>, context: BodyContext) {
         let ordinary: Vec<&&Turn> = turns.iter().filter(|t| t.every.is_none()).collect();
         if let [first, second, ..] = ordinary.as_slice() {
+            let message = match phase {
+                Some(phase) => format!("two ordinary turns in phase `{}`", phase.name.value),
+                None => "two ordinary turns".to_string(),
+            };
             self.error(
-                Problem::error(
-                    "two ordinary turns in one phase",
-                    second.span,
-                    "second turn",
-                )
-                .with_note(first.span, "first turn")
-                .with_help("give the turn alternatives with `or` inside one `turn { ... }`"),
+                Problem::error(message, second.span, "second turn")
+                    .with_note(first.span, "first turn")
+                    .with_help("give the turn alternatives with `or` inside one `turn { ... }`"),
             );
         }
         if ordinary.is_empty() {

@@ -116,29 +116,52 @@ impl Checker<'_> {
         };
         let facing =
             self.require_forward_of(&players, span, "ranks are counted from a player's own side");
-        for index in facing {
-            let player = self.player_decls[index];
-            let forward = player
-                .forward
-                .as_ref()
-                .expect("facing players have a forward");
-            let Some(board) = &self.board else { continue };
-            let depth = match forward.value {
-                Compass::North | Compass::South => board.height,
-                Compass::East | Compass::West => board.width,
-            };
-            if high.value > depth {
-                self.error(Problem::error(
-                    format!(
-                        "rank {} is off the board for `{}`",
-                        high.value, player.name.value
-                    ),
-                    high.span,
-                    format!("facing {:?}, that player has {depth} ranks", forward.value)
-                        .to_lowercase(),
-                ));
+        let Some(board) = &self.board else { return };
+        // One zone is written once for all its players: report it once, naming who it fails.
+        let off: Vec<(&str, Compass, u32)> = facing
+            .iter()
+            .map(|&index| {
+                let player = self.player_decls[index];
+                let forward = player
+                    .forward
+                    .as_ref()
+                    .expect("facing players have a forward");
+                let depth = match forward.value {
+                    Compass::North | Compass::South => board.height,
+                    Compass::East | Compass::West => board.width,
+                };
+                (player.name.value.as_str(), forward.value, depth)
+            })
+            .filter(|&(_, _, depth)| high.value > depth)
+            .collect();
+        let label = match off.as_slice() {
+            [] => return,
+            [(_, forward, depth)] => {
+                format!("facing {forward:?}, that player has {depth} ranks").to_lowercase()
             }
-        }
+            [(_, _, depth), rest @ ..] if rest.iter().all(|&(_, _, d)| d == *depth) => {
+                format!("they have {depth} ranks each")
+            }
+            _ => off
+                .iter()
+                .map(|(name, _, depth)| format!("`{name}` has {depth} ranks"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        let who = if off.len() > 1 && off.len() == self.player_decls.len() {
+            "every player".to_string()
+        } else {
+            let names: Vec<String> = off.iter().map(|(name, ..)| format!("`{name}`")).collect();
+            match names.split_last() {
+                Some((last, init)) if !init.is_empty() => format!("{} and {last}", init.join(", ")),
+                _ => names.concat(),
+            }
+        };
+        self.error(Problem::error(
+            format!("rank {} is off the board for {who}", high.value),
+            high.span,
+            label,
+        ));
     }
 
     fn check_files(&mut self, span: Span, low: u32, high: u32) {
@@ -213,7 +236,7 @@ fn references<'a>(expr: &'a ZoneExpr, out: &mut Vec<&'a String>) {
 }
 
 /// Whether `to` can be reached from `from` by one or more references.
-fn reaches(refs: &[Vec<usize>], from: usize, to: usize) -> bool {
+pub(super) fn reaches(refs: &[Vec<usize>], from: usize, to: usize) -> bool {
     let mut seen = vec![false; refs.len()];
     let mut stack = refs[from].clone();
     while let Some(next) = stack.pop() {

@@ -88,11 +88,14 @@ pub enum BoardLayout {
     Holes(Vec<SquareItem>),
 }
 
-/// A square as written, zero-based: `a1` is file 0, rank 0.
+/// A square, zero-based: `a1` is file 0, rank 0. A rank that no board has (`a0`, or one too
+/// large for `u32`) is `u32::MAX`, so that it is off every board instead of wrapping onto one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Square {
     pub file: u32,
     pub rank: u32,
+    /// The rank as written, one-based, so that messages show the square as the author wrote it.
+    pub written_rank: u64,
     pub span: Span,
 }
 
@@ -527,8 +530,8 @@ pub enum Expectation {
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match char::from_u32('a' as u32 + self.file) {
-            Some(file) if self.file < 26 => write!(f, "{file}{}", self.rank + 1),
-            _ => write!(f, "?{}", self.rank + 1),
+            Some(file) if self.file < 26 => write!(f, "{file}{}", self.written_rank),
+            _ => write!(f, "?{}", self.written_rank),
         }
     }
 }

@@ -32,9 +32,10 @@ impl Builder {
     /// The pair's span without the whitespace and comments that pest lets trail a rule ending
     /// in an optional part.
     fn span(&self, pair: &P<'_>) -> Span {
-        let s = pair.as_span();
-        let start = self.base + s.start();
-        Span::new(start, start + content_len(pair.as_str()))
+        Span::new(
+            self.base + pair.as_span().start(),
+            self.base + content_end(pair),
+        )
     }
 
     fn name(&self, pair: P<'_>) -> Name {
@@ -58,9 +59,11 @@ impl Builder {
     }
 
     fn small(&mut self, pair: P<'_>) -> Spanned<u32> {
+        let reported = self.problems.len();
         let number = self.number(pair);
         let value = u32::try_from(number.value).unwrap_or_else(|_| {
-            if number.value != u64::MAX {
+            // One complaint per number: beyond 64 bits, `number` has already made it.
+            if self.problems.len() == reported {
                 self.problems.push(Problem::error(
                     "number too large",
                     number.span,
@@ -139,12 +142,15 @@ impl Builder {
     fn square(&self, pair: P<'_>) -> Square {
         let text = pair.as_str();
         let file = u32::from(text.as_bytes()[0] - b'a');
-        let rank = text[1..]
-            .parse::<u32>()
-            .map_or(u32::MAX, |r| r.saturating_sub(1));
+        let written_rank = text[1..].parse::<u64>().unwrap_or(u64::MAX);
+        let rank = written_rank
+            .checked_sub(1)
+            .and_then(|r| u32::try_from(r).ok())
+            .unwrap_or(u32::MAX);
         Square {
             file,
             rank,
+            written_rank,
             span: self.span(&pair),
         }
     }
@@ -915,21 +921,16 @@ impl Builder {
     }
 }
 
-/// The length of `text` without trailing whitespace and comments.
-pub(super) fn content_len(text: &str) -> usize {
-    let mut text = text;
-    loop {
-        let trimmed = text.trim_end();
-        let last_line = &trimmed[trimmed.rfind('\n').map_or(0, |i| i + 1)..];
-        if let Some(comment) = last_line.find("//") {
-            text = &trimmed[..trimmed.len() - last_line.len() + comment];
-        } else if trimmed.ends_with("*/")
-            && let Some(open) = trimmed.rfind("/*")
-        {
-            text = &trimmed[..open];
-        } else {
-            return trimmed.len();
-        }
+/// Where a pair's content ends. Every token is a pair of its own, so the last token inside a
+/// pair ends its content, and whatever pest skipped after it is left out.
+fn content_end(pair: &P<'_>) -> usize {
+    // A string's last part is its text, which stops short of the closing quote.
+    if pair.as_rule() == Rule::string {
+        return pair.as_span().end();
+    }
+    match pair.clone().into_inner().next_back() {
+        Some(last) => content_end(&last),
+        None => pair.as_span().end(),
     }
 }
 

@@ -63,11 +63,28 @@ fn syntax_problem(
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    let (mut positives, custom) = match error.variant {
+        ErrorVariant::ParsingError { positives, .. } => (positives, None),
+        ErrorVariant::CustomError { message } => (Vec::new(), Some(message)),
+    };
+    if positives == [Rule::kw_immobilized]
+        && did_you_mean(found_at(&text[start..]), &positives).is_none()
+    {
+        // Any unknown word after `when` reads as a piece name waiting for `immobilized`, but it
+        // is far more often a misspelt end condition: blame the word, and list the conditions.
+        let end = content_len(&text[..start]);
+        start = text[..end]
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !is_word_char(c))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        positives = vec![Rule::end_condition];
+    }
     let found = found_at(&text[start..]);
     let mut after = "";
     if found.is_empty() {
         // Point at the last thing written, not at the next item or past the file's end.
-        let end = build::content_len(&text[..start]);
+        let end = content_len(&text[..start]);
         start = text[..end].char_indices().next_back().map_or(0, |(i, _)| i);
         after = " after this";
     }
@@ -77,12 +94,7 @@ fn syntax_problem(
         found.len()
     };
     let span = Span::new(base + start, base + start + width);
-    let (expected, wants_name) = match &error.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            (expected_list(positives), positives.contains(&Rule::name))
-        }
-        ErrorVariant::CustomError { message } => (message.clone(), false),
-    };
+    let expected = custom.unwrap_or_else(|| expected_list(&positives));
     let message = if found.is_empty() && at_file_end {
         "unexpected end of file".to_string()
     } else if found.is_empty() {
@@ -91,29 +103,53 @@ fn syntax_problem(
         format!("unexpected `{}`", found.escape_debug())
     };
     let problem = Problem::error(message, span, format!("expected {expected}{after}"));
-    match RulesParser::parse(Rule::reserved, &text[start..]) {
-        Ok(word) if wants_name => {
+    let keyword = RulesParser::parse(Rule::reserved, &text[start..])
+        .ok()
+        .filter(|_| positives.contains(&Rule::name))
+        .map(|word| {
             let word = word.as_str();
-            problem.with_help(format!(
+            format!(
                 "`{word}` is a keyword, so it cannot be a name: choose another, such as `{word}-1`"
-            ))
-        }
-        _ => problem,
+            )
+        });
+    match keyword.or_else(|| did_you_mean(found, &positives)) {
+        Some(help) => problem.with_help(help),
+        None => problem,
     }
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '-' || c == '_' || c == '+'
 }
 
 /// The word, or else the single character, at the start of `rest`.
 fn found_at(rest: &str) -> &str {
-    let word = rest
-        .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_' || c == '+'))
-        .unwrap_or(rest.len());
+    let word = rest.find(|c: char| !is_word_char(c)).unwrap_or(rest.len());
     match word {
         0 => rest.chars().next().map_or("", |c| &rest[..c.len_utf8()]),
         n => &rest[..n],
     }
 }
 
-/// "a or b", "a, b or c", with repeats removed and the list kept short.
+/// "did you mean `checkmated`?" when the word found looks like a misspelling of a keyword
+/// that could stand here, taken from the descriptions of what was expected.
+fn did_you_mean(found: &str, expected: &[Rule]) -> Option<String> {
+    if !found.starts_with(|c: char| c.is_alphabetic()) {
+        return None;
+    }
+    // Two-letter keywords are one typo away from too many words to be worth suggesting.
+    let keywords: Vec<&str> = expected
+        .iter()
+        .flat_map(|rule| describe_rule(*rule).split('`').skip(1).step_by(2))
+        .flat_map(str::split_whitespace)
+        .filter(|word| word.len() > 2 && *word != found)
+        .filter(|word| word.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+        .collect();
+    crate::check::closest(found, keywords.into_iter()).map(|word| format!("did you mean `{word}`?"))
+}
+
+/// "a or b", "a, b or c", with repeats removed and the list kept short. Descriptions offer
+/// their own choices as "`a`/`b`", so that only the list itself says "or".
 fn expected_list(rules: &[Rule]) -> String {
     let mut words: Vec<&str> = Vec::new();
     // Punctuation first: a missing bracket is the likeliest mistake and the easiest to miss.
@@ -126,7 +162,7 @@ fn expected_list(rules: &[Rule]) -> String {
             words.push(word);
         }
     }
-    const MOST: usize = 12;
+    const MOST: usize = 8;
     let more = words.len() > MOST;
     words.truncate(MOST);
     match words.as_slice() {
@@ -154,22 +190,24 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         string | text => "a quoted string",
         square | square_item => "a square such as `e4`",
         letter => "a piece letter such as `N`",
-        direction | directions => "a direction such as `forward` or `orthogonal`",
-        compass => "`north`, `south`, `east` or `west`",
+        direction | directions => "a direction such as `forward`",
+        compass => "`north`/`south`/`east`/`west`",
         zone_expr | zone_and | zone_not => "a zone",
         half_plane | linear | term => "an inequality such as `x + y >= 16`",
-        coordinate => "`x` or `y`",
+        coordinate => "`x`/`y`",
         comparison => "a comparison such as `>=`",
-        sign => "`+` or `-`",
+        sign => "`+`/`-`",
         move_rule => "a move rule (step, slide, leap, ride, hop, anywhere, betza, like)",
-        mode => "`move` or `capture`",
+        mode => "`move`/`capture`",
         vector => "a vector such as `(1,2)`",
-        shape_row | shape_cell => "`#` or `.`",
+        shape_row | shape_cell => "`#`/`.`",
         turn_body | turn_plan | turn_step => "a turn action (move, drop, shoot, …)",
         counter_rule | counter_event => "a counter event (move, lost, checked, turn-end)",
-        counter_action => "`add`, `set` or `reset`",
-        end_condition => "an end condition such as `checkmated`",
-        outcome => "`win`, `lose` or `draw`",
+        counter_action => "`add`/`set`/`reset`",
+        end_condition => {
+            "an end condition (`checkmated`/`stalemated`/`no-moves`/`royal-captured`/`exposed`/`extinct`/`repeated N`/`PIECE immobilized`)"
+        }
+        outcome => "`win`/`lose`/`draw`",
         p_open_brace => "`{`",
         p_close_brace => "`}`",
         p_open_paren => "`(`",
@@ -335,28 +373,61 @@ fn lexical_problems(source: &str) -> Vec<Problem> {
 }
 
 /// The byte ranges of top-level items: each starts on a line whose first word, at column one
-/// and outside comments and strings, is a top-level keyword.
+/// and outside comments and strings, is a top-level keyword. `capture` and `turn` also start
+/// lines inside pieces and phases, so they start an item only outside brackets; the other
+/// keywords always do, so that an item missing its `}` does not swallow the rest of the file.
 fn item_chunks(source: &str) -> Vec<(usize, usize)> {
-    const STARTS: [&str; 15] = [
-        "game", "board", "player", "zone", "piece", "capture", "counter", "turn", "phase", "on",
-        "win", "lose", "draw", "setup", "test",
+    const ALWAYS: [&str; 13] = [
+        "game", "board", "player", "zone", "piece", "counter", "phase", "on", "win", "lose",
+        "draw", "setup", "test",
     ];
+    const OUTSIDE_BRACKETS: [&str; 2] = ["capture", "turn"];
     let mut starts = vec![0];
+    // Brackets open since the last item start.
+    let mut depth = 0usize;
     let mut scan = Scanner::new(source);
     while let Some((at, token)) = scan.next_token() {
-        if token != Token::LineStart || at == 0 {
-            continue;
-        }
-        let word: String = source[at..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
-            .collect();
-        if STARTS.contains(&word.as_str()) {
-            starts.push(at);
+        match token {
+            Token::Open => depth += 1,
+            Token::Close => depth = depth.saturating_sub(1),
+            Token::LineStart if at > 0 => {
+                let word: String = source[at..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                    .collect();
+                let word = word.as_str();
+                if ALWAYS.contains(&word) || (depth == 0 && OUTSIDE_BRACKETS.contains(&word)) {
+                    starts.push(at);
+                    depth = 0;
+                }
+            }
+            _ => {}
         }
     }
     let ends = starts.iter().skip(1).copied().chain([source.len()]);
     starts.iter().copied().zip(ends).collect()
+}
+
+/// The length of `text` without trailing whitespace and comments.
+fn content_len(text: &str) -> usize {
+    let mut scan = Scanner::new(text);
+    let mut end = 0;
+    while let Some(&byte) = scan.bytes.get(scan.at) {
+        scan.at += 1;
+        match (byte, scan.bytes.get(scan.at)) {
+            (b'/', Some(b'/')) => scan.skip_line(),
+            (b'/', Some(b'*')) => {
+                scan.skip_block_comment();
+            }
+            (b'"', _) => {
+                scan.skip_string();
+                end = scan.at.min(text.len());
+            }
+            _ if byte.is_ascii_whitespace() => {}
+            _ => end = scan.at,
+        }
+    }
+    end
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,400 @@
+//! Compile: a checked syntax tree → a [`Ruleset`] of flat, precomputed tables. The engine works
+//! from the ruleset alone and never sees the syntax tree.
+
+pub mod geometry;
+mod pieces;
+mod setup;
+pub mod zobrist;
+pub mod zones;
+
+pub use geometry::{Geometry, NO_SQUARE, Sq};
+
+use crate::check::{self, support::Feature};
+use crate::syntax::ast::{self, Compass, RuleFile};
+
+/// A piece on a square: [`EMPTY`], [`BLOCKED`], or `1 + kind * players + player`.
+pub type Code = u8;
+pub const EMPTY: Code = 0;
+pub const BLOCKED: Code = 255;
+
+/// Whether a move rule moves, captures, or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Both,
+    MoveOnly,
+    CaptureOnly,
+}
+
+impl Mode {
+    pub fn moves(self) -> bool {
+        self != Mode::CaptureOnly
+    }
+    pub fn captures(self) -> bool {
+        self != Mode::MoveOnly
+    }
+}
+
+/// One compiled way of moving, for one piece kind and one player.
+#[derive(Clone, Debug)]
+pub struct Gen {
+    /// The absolute vector, as an index into the geometry's step tables.
+    pub vector: u16,
+    /// 1 for a leap; the most steps for a slide or ride.
+    pub range: u16,
+    pub mode: Mode,
+    pub from_zone: Option<u16>,
+    /// Squares, as vectors from the start, that must be empty for a lame leap.
+    pub path: Vec<u16>,
+    pub passable: bool,
+    pub en_passant: bool,
+}
+
+/// A piece kind at run time. Kinds reached by promotion are separate kinds that remember what
+/// they demote to, so a promoted Queen knows it was a Pawn.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    pub name: String,
+    pub letter: String,
+    pub royal: bool,
+    /// The kind this one goes to hand as when captured.
+    pub demotes_to: u8,
+    /// Reached by promotion.
+    pub promoted: bool,
+    pub promotions: Vec<Promotion>,
+    pub drops: DropLimits,
+}
+
+#[derive(Clone, Debug)]
+pub struct Promotion {
+    pub targets: Vec<u8>,
+    pub optional: bool,
+    /// The move may start or end in the zone; otherwise it must end there.
+    pub via: bool,
+    pub zone: u16,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct DropLimits {
+    /// Zones the piece may only be dropped in, and zones it may not be dropped in.
+    pub inside: Vec<u16>,
+    pub outside: Vec<u16>,
+    pub one_per_file: bool,
+    pub no_mate: bool,
+}
+
+/// Castling for one player: the royal piece and its partner on their start squares.
+#[derive(Clone, Debug)]
+pub struct CastleRight {
+    pub player: usize,
+    pub king_from: Sq,
+    pub king_to: Sq,
+    pub rook_from: Sq,
+    pub rook_to: Sq,
+    /// Squares that must be empty (other than the two pieces).
+    pub empty: Vec<Sq>,
+    /// Squares the royal piece stands on or crosses, which must not be attacked when `safe`.
+    pub safe_path: Vec<Sq>,
+    pub safe: bool,
+    /// East of the royal piece, as FEN's `K`; otherwise `Q`.
+    pub kingside: bool,
+}
+
+/// How a turn is made up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnShape {
+    Move,
+    MoveOrDrop,
+    /// A move, then an arrow shot by the moved piece.
+    MoveThenShoot,
+}
+
+/// One end rule, in file order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndCondition {
+    Checkmated,
+    Stalemated,
+    NoMoves,
+    Extinct,
+    Repeated(u32),
+    /// Plies without a capture or a move of one of the kinds in the mask.
+    Quiet(u32, u64),
+}
+
+pub use ast::Outcome;
+
+/// Attacks of one player, grouped so that "is this square attacked?" walks each line once.
+#[derive(Clone, Debug, Default)]
+pub struct Attacks {
+    /// (reverse vector, kinds able to capture by that leap, lame path from the attacker).
+    pub leaps: Vec<(u16, u64, Vec<u16>)>,
+    /// (reverse vector, kinds able to capture along that line, range).
+    pub slides: Vec<(u16, u64, u16)>,
+}
+
+/// A test block, ready to run.
+#[derive(Clone, Debug)]
+pub struct TestCase {
+    pub name: String,
+    pub position: Option<String>,
+    pub moves: Option<String>,
+    pub perft: Vec<(u32, u64)>,
+    pub move_list: Option<Vec<String>>,
+}
+
+/// Everything the engine needs to play one variant.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    pub name: String,
+    pub geometry: Geometry,
+    pub player_names: Vec<String>,
+    pub forward: Vec<Option<Compass>>,
+    pub kinds: Vec<Kind>,
+    /// The move programs, indexed by piece code.
+    pub programs: Vec<Vec<Gen>>,
+    /// Attack tables, indexed by attacking player.
+    pub attacks: Vec<Attacks>,
+    /// Zones as square sets: `zones[z][player * squares + sq]`.
+    pub zones: Vec<Vec<bool>>,
+    pub castles: Vec<CastleRight>,
+    /// For each square, the castling rights lost when a piece leaves or enters it.
+    pub castle_clear: Vec<u32>,
+    pub turn: TurnShape,
+    /// The arrow's flight, per player, when the turn shoots.
+    pub arrows: Vec<Vec<Gen>>,
+    pub capture_to_hand: bool,
+    pub compulsory_capture: bool,
+    pub end: Vec<(Outcome, EndCondition)>,
+    pub start_board: Vec<Code>,
+    pub start_hands: Vec<u8>,
+    pub start_castling: u32,
+    pub tests: Vec<TestCase>,
+    pub zobrist: zobrist::Zobrist,
+    /// `attacker_bits[player * 256 + code]`: the kind bit of `code` when `player` owns it.
+    pub attacker_bits: Vec<u64>,
+    /// The kinds whose moves reset the count of quiet plies.
+    pub quiet_breakers: u64,
+    /// Every capture is a plain leap or slide, so pins fully describe discovered attacks.
+    pub plain_attacks: bool,
+}
+
+impl Ruleset {
+    pub fn players(&self) -> usize {
+        self.player_names.len()
+    }
+
+    #[inline]
+    pub fn code(&self, kind: usize, player: usize) -> Code {
+        (1 + kind * self.players() + player) as Code
+    }
+
+    /// The kind and player of a piece code (not [`EMPTY`] or [`BLOCKED`]).
+    #[inline]
+    pub fn split(&self, code: Code) -> (usize, usize) {
+        let i = code as usize - 1;
+        (i / self.players(), i % self.players())
+    }
+
+    #[inline]
+    pub fn in_zone(&self, zone: u16, player: usize, sq: Sq) -> bool {
+        self.zones[zone as usize][player * self.geometry.squares() + sq as usize]
+    }
+
+    pub fn has_royal(&self) -> bool {
+        self.kinds.iter().any(|k| k.royal)
+    }
+}
+
+/// A player's forward direction as an absolute unit vector.
+pub fn pieces_forward(forward: Option<Compass>) -> (i32, i32) {
+    pieces::absolute(forward, (0, 1))
+}
+
+/// Why a valid rule file cannot be compiled: it uses rules the engine does not run yet.
+#[derive(Debug)]
+pub struct Unsupported(pub Vec<Feature>);
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<_> = self.0.iter().map(|f| f.describe()).collect();
+        write!(
+            f,
+            "the engine does not run these rules yet: {}",
+            names.join(", ")
+        )
+    }
+}
+
+/// Why a rule file's text could not become a ruleset.
+#[derive(Debug)]
+pub enum Failure {
+    /// The file has errors (and perhaps warnings), as the checker reports them.
+    Invalid(Vec<crate::diagnostic::Problem>),
+    Unsupported(Unsupported),
+}
+
+/// Parses, checks and compiles a rule file's text.
+pub fn compile_text(text: &str) -> Result<Ruleset, Failure> {
+    let file = crate::syntax::parse(text).map_err(Failure::Invalid)?;
+    let verdict = check::check(&file);
+    let Some(summary) = verdict.summary else {
+        return Err(Failure::Invalid(verdict.problems));
+    };
+    compile(&file, &summary.board).map_err(Failure::Unsupported)
+}
+
+/// Compiles a rule file that the checker found valid.
+pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Unsupported> {
+    let missing = check::support::unsupported(file);
+    if !missing.is_empty() {
+        return Err(Unsupported(missing));
+    }
+    let mut geometry = Geometry::new(board);
+    let players: Vec<&ast::Player> = file.players().collect();
+    let forward: Vec<Option<Compass>> = players
+        .iter()
+        .map(|p| p.forward.as_ref().map(|f| f.value))
+        .collect();
+    let mut compiler = pieces::PieceCompiler::new(file, &mut geometry, &forward);
+    let compiled = compiler.compile();
+    let zones = compiler.zones;
+    let mut ruleset = Ruleset {
+        name: file
+            .items
+            .iter()
+            .find_map(|i| match i {
+                ast::Item::Game(name) => Some(name.value.clone()),
+                _ => None,
+            })
+            .unwrap_or_default(),
+        geometry,
+        player_names: players.iter().map(|p| p.name.value.clone()).collect(),
+        forward,
+        kinds: compiled.kinds,
+        programs: compiled.programs,
+        attacks: compiled.attacks,
+        zones,
+        castles: Vec::new(),
+        castle_clear: Vec::new(),
+        turn: turn_shape(file),
+        arrows: compiled.arrows,
+        capture_to_hand: file.captures().any(|c| c.value == ast::CaptureRule::ToHand),
+        compulsory_capture: file
+            .captures()
+            .any(|c| c.value == ast::CaptureRule::Compulsory),
+        end: Vec::new(),
+        start_board: Vec::new(),
+        start_hands: Vec::new(),
+        start_castling: 0,
+        tests: tests(file),
+        zobrist: Default::default(),
+        attacker_bits: Vec::new(),
+        quiet_breakers: 0,
+        plain_attacks: false,
+    };
+    ruleset.end = end_rules(file, &ruleset);
+    ruleset.quiet_breakers = ruleset.end.iter().fold(0, |m, (_, c)| match c {
+        EndCondition::Quiet(_, kinds) => m | kinds,
+        _ => m,
+    });
+    setup::place(file, &mut ruleset, &compiled.castle_rules);
+    ruleset.attacker_bits = attacker_bits(&ruleset);
+    ruleset.plain_attacks = ruleset
+        .attacks
+        .iter()
+        .all(|a| a.leaps.iter().all(|(_, _, path)| path.is_empty()));
+    ruleset.zobrist = zobrist::Zobrist::new(&ruleset);
+    Ok(ruleset)
+}
+
+fn attacker_bits(ruleset: &Ruleset) -> Vec<u64> {
+    let players = ruleset.players();
+    let mut bits = vec![0u64; players * 256];
+    for kind in 0..ruleset.kinds.len() {
+        for player in 0..players {
+            bits[player * 256 + ruleset.code(kind, player) as usize] = 1 << kind;
+        }
+    }
+    bits
+}
+
+fn turn_shape(file: &RuleFile) -> TurnShape {
+    let Some(turn) = file.turns().next() else {
+        return TurnShape::Move;
+    };
+    let plans: Vec<Vec<&ast::Action>> = turn
+        .body
+        .plans
+        .iter()
+        .map(|p| p.steps.iter().map(|s| &s.action.value).collect())
+        .collect();
+    let has_drop = plans
+        .iter()
+        .any(|p| matches!(p.as_slice(), [ast::Action::Drop(..)]));
+    let shoots = plans
+        .iter()
+        .any(|p| matches!(p.as_slice(), [_, ast::Action::Shoot(_)]));
+    match (has_drop, shoots) {
+        (true, _) => TurnShape::MoveOrDrop,
+        (false, true) => TurnShape::MoveThenShoot,
+        (false, false) => TurnShape::Move,
+    }
+}
+
+fn end_rules(file: &RuleFile, ruleset: &Ruleset) -> Vec<(Outcome, EndCondition)> {
+    file.end_rules()
+        .filter_map(|rule| {
+            let condition = match &rule.condition.value {
+                ast::EndCondition::Checkmated => EndCondition::Checkmated,
+                ast::EndCondition::Stalemated => EndCondition::Stalemated,
+                ast::EndCondition::NoMoves => EndCondition::NoMoves,
+                ast::EndCondition::Extinct => EndCondition::Extinct,
+                ast::EndCondition::Repeated(n) => EndCondition::Repeated(n.value),
+                ast::EndCondition::Quiet(plies, breakers) => {
+                    let mask = breakers
+                        .iter()
+                        .filter_map(|b| match &b.value {
+                            ast::QuietBreaker::PieceMove(name) => Some(name.value.as_str()),
+                            ast::QuietBreaker::Capture => None,
+                        })
+                        .flat_map(|name| {
+                            ruleset
+                                .kinds
+                                .iter()
+                                .enumerate()
+                                .filter(move |(_, k)| k.name == name)
+                        })
+                        .fold(0u64, |m, (i, _)| m | 1 << i);
+                    EndCondition::Quiet(plies.value, mask)
+                }
+                _ => return None,
+            };
+            Some((rule.outcome.value, condition))
+        })
+        .collect()
+}
+
+fn tests(file: &RuleFile) -> Vec<TestCase> {
+    file.tests()
+        .map(|test| TestCase {
+            name: test.name.value.clone(),
+            position: test.position.as_ref().map(|p| p.value.clone()),
+            moves: test.moves.as_ref().map(|m| m.value.clone()),
+            perft: test
+                .expectations
+                .iter()
+                .filter_map(|e| match e {
+                    ast::Expectation::Perft { depth, count, .. } => {
+                        Some((depth.value, count.value))
+                    }
+                    ast::Expectation::Moves(..) => None,
+                })
+                .collect(),
+            move_list: test.expectations.iter().find_map(|e| match e {
+                ast::Expectation::Moves(list, _) => {
+                    Some(list.iter().map(|m| m.value.clone()).collect())
+                }
+                ast::Expectation::Perft { .. } => None,
+            }),
+        })
+        .collect()
+}

@@ -1,0 +1,375 @@
+//! Piece kinds, their move programs per player, and the attack tables derived from them.
+
+use super::geometry::Geometry;
+use super::zones;
+use super::{Attacks, DropLimits, Gen, Kind, Mode, Promotion};
+use crate::geometry::{DirectionSet, images};
+use crate::syntax::ast::{self, Compass, RuleFile};
+
+/// A castle rule as written, for the setup to turn into castling rights.
+#[derive(Clone, Debug)]
+pub struct CastleRule {
+    pub kind: usize,
+    pub partner: usize,
+    /// Directions in the player's frame.
+    pub vectors: Vec<(i64, i64)>,
+    pub distance: u32,
+    pub safe: bool,
+}
+
+pub struct Compiled {
+    pub kinds: Vec<Kind>,
+    pub programs: Vec<Vec<Gen>>,
+    pub attacks: Vec<super::Attacks>,
+    pub arrows: Vec<Vec<Gen>>,
+    pub castle_rules: Vec<CastleRule>,
+}
+
+pub struct PieceCompiler<'a> {
+    file: &'a RuleFile,
+    geometry: &'a mut Geometry,
+    forward: &'a [Option<Compass>],
+    pieces: Vec<&'a ast::Piece>,
+    pub zones: Vec<Vec<bool>>,
+}
+
+/// Player-frame `(right, forward)` to absolute `(dx, dy)`.
+pub fn absolute(forward: Option<Compass>, (r, f): (i64, i64)) -> (i32, i32) {
+    let (r, f) = (r as i32, f as i32);
+    match forward.unwrap_or(Compass::North) {
+        Compass::North => (r, f),
+        Compass::South => (-r, -f),
+        Compass::East => (f, -r),
+        Compass::West => (-f, r),
+    }
+}
+
+impl<'a> PieceCompiler<'a> {
+    pub fn new(
+        file: &'a RuleFile,
+        geometry: &'a mut Geometry,
+        forward: &'a [Option<Compass>],
+    ) -> Self {
+        PieceCompiler {
+            file,
+            geometry,
+            forward,
+            pieces: file.pieces().collect(),
+            zones: Vec::new(),
+        }
+    }
+
+    fn players(&self) -> usize {
+        self.forward.len()
+    }
+
+    pub fn compile(&mut self) -> Compiled {
+        let mut kinds: Vec<Kind> = Vec::new();
+        // Base kinds first, in declaration order; index = declaration index.
+        for piece in self.pieces.clone() {
+            kinds.push(Kind {
+                name: piece.name.value.clone(),
+                letter: piece.letter.value.clone(),
+                royal: is_royal(piece),
+                demotes_to: kinds.len() as u8,
+                promoted: false,
+                promotions: Vec::new(),
+                drops: self.drop_limits(piece),
+            });
+        }
+        // Each promotion edge gets a kind of its own that remembers what it was.
+        let mut source_of: Vec<usize> = (0..kinds.len()).collect();
+        for (index, piece) in self.pieces.clone().into_iter().enumerate() {
+            for clause in &piece.clauses {
+                let ast::PieceClause::Promote(promotion) = clause else {
+                    continue;
+                };
+                let mut targets = Vec::new();
+                for target in &promotion.targets {
+                    let base = self.piece_index(&target.value);
+                    let existing = (0..kinds.len()).find(|&k| {
+                        source_of[k] == base
+                            && kinds[k].promoted
+                            && kinds[k].demotes_to as usize == index
+                    });
+                    let clone = existing.unwrap_or_else(|| {
+                        let mut kind = kinds[base].clone();
+                        kind.promoted = true;
+                        kind.demotes_to = index as u8;
+                        kind.promotions.clear();
+                        kinds.push(kind);
+                        source_of.push(base);
+                        kinds.len() - 1
+                    });
+                    targets.push(clone as u8);
+                }
+                let zone = self.zone(&promotion.zone);
+                kinds[index].promotions.push(Promotion {
+                    targets,
+                    optional: promotion.optional,
+                    via: promotion.trigger == ast::PromotionTrigger::Via,
+                    zone,
+                });
+            }
+        }
+        let players = self.players();
+        let no_capture = self
+            .file
+            .captures()
+            .any(|c| c.value == ast::CaptureRule::None);
+        let mut programs = vec![Vec::new(); 1 + kinds.len() * players];
+        for (kind, &source) in source_of.iter().enumerate() {
+            for player in 0..players {
+                let rules = self.move_rules(source, 0);
+                let mut gens: Vec<Gen> = rules.iter().flat_map(|r| self.gens(r, player)).collect();
+                if no_capture {
+                    // Nothing is ever captured: every move only moves.
+                    gens.retain(|g| g.mode.moves());
+                    gens.iter_mut().for_each(|g| g.mode = Mode::MoveOnly);
+                }
+                programs[1 + kind * players + player] = gens;
+            }
+        }
+        let attacks = (0..players)
+            .map(|player| attacks_of(&programs, kinds.len(), players, player, self.geometry))
+            .collect();
+        let arrows = (0..players).map(|p| self.arrow_gens(p)).collect();
+        let castle_rules = self.castle_rules();
+        Compiled {
+            kinds,
+            programs,
+            attacks,
+            arrows,
+            castle_rules,
+        }
+    }
+
+    fn piece_index(&self, name: &str) -> usize {
+        self.pieces
+            .iter()
+            .position(|p| p.name.value == name)
+            .expect("the checker resolved every piece name")
+    }
+
+    /// A piece's own move rules, with `like` expanded.
+    fn move_rules(&self, index: usize, depth: usize) -> Vec<&'a ast::MoveRule> {
+        let mut out = Vec::new();
+        for clause in &self.pieces[index].clauses {
+            let ast::PieceClause::Move(rule) = clause else {
+                continue;
+            };
+            match &rule.atom.value {
+                // The checker rejects cycles; the depth bound is a second guard.
+                ast::Atom::Like(name) if depth < 16 => {
+                    out.extend(self.move_rules(self.piece_index(&name.value), depth + 1))
+                }
+                ast::Atom::Like(_) => {}
+                _ => out.push(rule),
+            }
+        }
+        out
+    }
+
+    /// Registers a zone, evaluated for every player, and returns its index.
+    fn zone(&mut self, expr: &ast::ZoneExpr) -> u16 {
+        let mut set = Vec::with_capacity(self.players() * self.geometry.squares());
+        for (player, &forward) in self.forward.iter().enumerate() {
+            set.extend(zones::evaluate(
+                expr,
+                player,
+                forward,
+                self.geometry,
+                self.file,
+            ));
+        }
+        if let Some(existing) = self.zones.iter().position(|z| *z == set) {
+            return existing as u16;
+        }
+        self.zones.push(set);
+        (self.zones.len() - 1) as u16
+    }
+
+    fn drop_limits(&mut self, piece: &ast::Piece) -> DropLimits {
+        let mut limits = DropLimits::default();
+        for clause in &piece.clauses {
+            let ast::PieceClause::Drop(rule) = clause else {
+                continue;
+            };
+            for limit in &rule.limits {
+                match &limit.value {
+                    ast::DropLimit::Inside(zone) => {
+                        let z = self.zone(zone);
+                        limits.inside.push(z);
+                    }
+                    ast::DropLimit::Outside(zone) => {
+                        let z = self.zone(zone);
+                        limits.outside.push(z);
+                    }
+                    ast::DropLimit::OnePerFile => limits.one_per_file = true,
+                    ast::DropLimit::NoMate => limits.no_mate = true,
+                }
+            }
+        }
+        limits
+    }
+
+    /// The compiled moves of one rule for one player.
+    fn gens(&mut self, rule: &ast::MoveRule, player: usize) -> Vec<Gen> {
+        let forward = self.forward[player];
+        let mode = match rule.mode.as_ref().map(|m| m.value) {
+            None => Mode::Both,
+            Some(ast::Mode::MoveOnly) => Mode::MoveOnly,
+            Some(ast::Mode::CaptureOnly) => Mode::CaptureOnly,
+        };
+        let (bases, directions, range): (Vec<(i64, i64)>, &ast::Directions, u16) =
+            match &rule.atom.value {
+                ast::Atom::Step(d) => (vec![(0, 1), (1, 1)], d, 1),
+                ast::Atom::Slide(d, up_to) => (vec![(0, 1), (1, 1)], d, range_of(up_to)),
+                ast::Atom::Leap(v, d) => (vec![v.value], d, 1),
+                ast::Atom::Ride(v, d, up_to) => (vec![v.value], d, range_of(up_to)),
+                _ => return Vec::new(),
+            };
+        let set = DirectionSet::of(directions.iter().map(|d| d.value));
+        let mut from_zone = None;
+        let (mut lame, mut passable, mut en_passant) = (false, false, false);
+        for modifier in &rule.modifiers {
+            match &modifier.value {
+                ast::Modifier::From(zone) => from_zone = Some(self.zone(zone)),
+                ast::Modifier::Lame => lame = true,
+                ast::Modifier::Passable => passable = true,
+                ast::Modifier::EnPassant => en_passant = true,
+                ast::Modifier::First | ast::Modifier::Tag(_) => {}
+            }
+        }
+        let mut out = Vec::new();
+        for (a, b) in bases {
+            for image in images(a, b).into_iter().filter(|&v| set.selects(v)) {
+                let path = if lame { lame_path(image) } else { Vec::new() };
+                let path = path
+                    .into_iter()
+                    .map(|p| self.geometry.vector(absolute(forward, p)))
+                    .collect();
+                out.push(Gen {
+                    vector: self.geometry.vector(absolute(forward, image)),
+                    range,
+                    mode,
+                    from_zone,
+                    path,
+                    passable,
+                    en_passant,
+                });
+            }
+        }
+        out
+    }
+
+    fn arrow_gens(&mut self, player: usize) -> Vec<Gen> {
+        let file = self.file;
+        let rules: Vec<&ast::MoveRule> = file
+            .turns()
+            .flat_map(|t| &t.body.plans)
+            .flat_map(|p| &p.steps)
+            .filter_map(|s| match &s.action.value {
+                ast::Action::Shoot(ast::Shot::Always(rules)) => Some(rules),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        rules
+            .into_iter()
+            .flat_map(|r| self.gens(r, player))
+            .map(|g| Gen {
+                mode: Mode::MoveOnly,
+                ..g
+            })
+            .collect()
+    }
+
+    fn castle_rules(&mut self) -> Vec<CastleRule> {
+        let mut out = Vec::new();
+        for (kind, piece) in self.pieces.clone().into_iter().enumerate() {
+            for clause in &piece.clauses {
+                let ast::PieceClause::Castle(castle) = clause else {
+                    continue;
+                };
+                let set = DirectionSet::of(castle.directions.iter().map(|d| d.value));
+                let vectors = images(0, 1)
+                    .into_iter()
+                    .filter(|&v| set.selects(v))
+                    .collect();
+                out.push(CastleRule {
+                    kind,
+                    partner: self.piece_index(&castle.partner.value),
+                    vectors,
+                    distance: castle.distance.value,
+                    safe: castle
+                        .conditions
+                        .iter()
+                        .any(|c| c.value == ast::CastleCondition::Safe),
+                });
+            }
+        }
+        out
+    }
+}
+
+fn is_royal(piece: &ast::Piece) -> bool {
+    piece
+        .clauses
+        .iter()
+        .any(|c| matches!(c, ast::PieceClause::Royal(_)))
+}
+
+fn range_of(up_to: &Option<ast::Spanned<u32>>) -> u16 {
+    up_to
+        .as_ref()
+        .map_or(u16::MAX, |n| n.value.min(u32::from(u16::MAX)) as u16)
+}
+
+/// The squares a lame leap passes, in the player's frame: one step along the longer axis
+/// first, then towards the target.
+fn lame_path((x, y): (i64, i64)) -> Vec<(i64, i64)> {
+    let n = x.abs().max(y.abs());
+    (1..n).map(|k| (k * x / n, k * y / n)).collect()
+}
+
+/// Groups the capturing moves of `player`'s pieces by line, reversed for the attack test.
+fn attacks_of(
+    programs: &[Vec<Gen>],
+    kinds: usize,
+    players: usize,
+    player: usize,
+    geometry: &mut Geometry,
+) -> Attacks {
+    let mut attacks = Attacks::default();
+    for kind in 0..kinds {
+        for rule in programs[1 + kind * players + player]
+            .iter()
+            .filter(|g| g.mode.captures())
+        {
+            let (dx, dy) = geometry.vectors[rule.vector as usize];
+            let reverse = geometry.vector((-dx, -dy));
+            let bit = 1u64 << kind;
+            if rule.range == 1 {
+                match attacks
+                    .leaps
+                    .iter_mut()
+                    .find(|(v, _, p)| *v == reverse && *p == rule.path)
+                {
+                    Some(entry) => entry.1 |= bit,
+                    None => attacks.leaps.push((reverse, bit, rule.path.clone())),
+                }
+            } else {
+                match attacks
+                    .slides
+                    .iter_mut()
+                    .find(|(v, _, r)| *v == reverse && *r == rule.range)
+                {
+                    Some(entry) => entry.1 |= bit,
+                    None => attacks.slides.push((reverse, bit, rule.range)),
+                }
+            }
+        }
+    }
+    attacks
+}

@@ -1,0 +1,311 @@
+//! A position: the board, hands, whose turn it is, castling rights, en passant, counters, and
+//! an incremental hash. Turns are made and unmade in place with an undo stack, so searching
+//! allocates nothing per move.
+
+use super::pins::Pins;
+use super::turn::{PartKind, Turn};
+use crate::compile::{BLOCKED, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
+
+/// Undo information for one made turn.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    turn: Turn,
+    to_move: u8,
+    castling: u32,
+    ep: Sq,
+    ep_victim: Sq,
+    ep_player: u8,
+    halfmove: u32,
+    fullmove: u32,
+    hash: u64,
+    /// How many entries `captured` had before this turn.
+    captured: u32,
+    royals: [Sq; MAX_TRACKED],
+}
+
+/// Royal squares are tracked for this many players; larger games scan the board instead.
+const MAX_TRACKED: usize = 8;
+
+#[derive(Clone, Debug)]
+pub struct Position<'r> {
+    pub rules: &'r Ruleset,
+    pub board: Vec<Code>,
+    /// `hands[player * kinds + kind]`.
+    pub hands: Vec<u8>,
+    pub to_move: usize,
+    pub castling: u32,
+    /// The square a piece passed on the last turn, open to en passant.
+    pub ep: Sq,
+    /// Where the piece that passed `ep` stands.
+    pub ep_victim: Sq,
+    /// The player allowed to capture en passant.
+    pub ep_player: u8,
+    pub halfmove: u32,
+    pub fullmove: u32,
+    pub hash: u64,
+    /// The square of each player's royal piece, when it has exactly one.
+    pub royals: [Sq; MAX_TRACKED],
+    /// Some player has more than one royal piece (or too many players to track): royal
+    /// pieces are then found by scanning the board.
+    pub royal_overflow: bool,
+    pub(super) pins: Pins,
+    undo: Vec<Undo>,
+    captured: Vec<(Sq, Code)>,
+}
+
+impl<'r> Position<'r> {
+    /// The start position of the rule file.
+    pub fn start(rules: &'r Ruleset) -> Self {
+        let mut position = Position {
+            rules,
+            board: rules.start_board.clone(),
+            hands: rules.start_hands.clone(),
+            to_move: 0,
+            castling: rules.start_castling,
+            ep: NO_SQUARE,
+            ep_victim: NO_SQUARE,
+            ep_player: 0,
+            halfmove: 0,
+            fullmove: 1,
+            hash: 0,
+            royals: [NO_SQUARE; MAX_TRACKED],
+            royal_overflow: false,
+            pins: Pins::new(rules.geometry.squares()),
+            undo: Vec::with_capacity(64),
+            captured: Vec::with_capacity(64),
+        };
+        position.refresh();
+        position
+    }
+
+    /// Recomputes what is derived from the board: royal squares and the hash.
+    pub fn refresh(&mut self) {
+        self.royals = [NO_SQUARE; MAX_TRACKED];
+        let mut counts = vec![0usize; self.rules.players()];
+        for (sq, &code) in self.board.iter().enumerate() {
+            if let Some((kind, player)) = self.piece(code)
+                && self.rules.kinds[kind].royal
+            {
+                counts[player] += 1;
+                if player < MAX_TRACKED {
+                    self.royals[player] = sq as Sq;
+                }
+            }
+        }
+        // A royal piece in hand could be dropped, adding a second one on the board.
+        let royal_in_hand = self
+            .hands
+            .iter()
+            .enumerate()
+            .any(|(slot, &n)| n > 0 && self.rules.kinds[slot % self.rules.kinds.len()].royal);
+        self.royal_overflow =
+            royal_in_hand || self.rules.players() > MAX_TRACKED || counts.iter().any(|&n| n > 1);
+        self.hash = self.compute_hash();
+    }
+
+    pub fn compute_hash(&self) -> u64 {
+        let z = &self.rules.zobrist;
+        let mut hash = z.to_move[self.to_move] ^ z.castling_rights(self.castling);
+        for (sq, &code) in self.board.iter().enumerate() {
+            if code != EMPTY {
+                hash ^= z.piece(code, sq as Sq);
+            }
+        }
+        for (slot, &count) in self.hands.iter().enumerate() {
+            hash ^= z.hand(slot, count);
+        }
+        if self.ep != NO_SQUARE {
+            hash ^= z.ep[self.ep as usize];
+        }
+        hash
+    }
+
+    /// The kind and player of a code, or `None` for empty and blocked squares.
+    #[inline]
+    pub fn piece(&self, code: Code) -> Option<(usize, usize)> {
+        (code != EMPTY && code != BLOCKED).then(|| self.rules.split(code))
+    }
+
+    pub fn next_player(&self, player: usize) -> usize {
+        (player + 1) % self.rules.players()
+    }
+
+    pub fn hand_slot(&self, player: usize, kind: usize) -> usize {
+        player * self.rules.kinds.len() + kind
+    }
+
+    fn set_hand(&mut self, slot: usize, count: u8) {
+        let z = &self.rules.zobrist;
+        self.hash ^= z.hand(slot, self.hands[slot]) ^ z.hand(slot, count);
+        self.hands[slot] = count;
+    }
+
+    fn put(&mut self, sq: Sq, code: Code) {
+        let old = self.board[sq as usize];
+        let z = &self.rules.zobrist;
+        if old != EMPTY {
+            self.hash ^= z.piece(old, sq);
+        }
+        if code != EMPTY {
+            self.hash ^= z.piece(code, sq);
+        }
+        self.board[sq as usize] = code;
+    }
+
+    /// Removes the piece on `sq` as a capture by `capturer`: to the capturer's hand if the
+    /// rules say so, as the kind it demotes to.
+    fn capture(&mut self, sq: Sq, capturer: usize) {
+        let code = self.board[sq as usize];
+        self.captured.push((sq, code));
+        if let Some((kind, player)) = self.piece(code) {
+            if self.rules.capture_to_hand {
+                let base = self.rules.kinds[kind].demotes_to as usize;
+                let slot = self.hand_slot(capturer, base);
+                self.set_hand(slot, self.hands[slot].saturating_add(1));
+            }
+            if self.rules.kinds[kind].royal && player < MAX_TRACKED && self.royals[player] == sq {
+                self.royals[player] = NO_SQUARE;
+            }
+        }
+        self.put(sq, EMPTY);
+    }
+
+    pub fn make(&mut self, turn: &Turn) {
+        let mover = self.to_move;
+        self.undo.push(Undo {
+            turn: *turn,
+            to_move: mover as u8,
+            castling: self.castling,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            ep_player: self.ep_player,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            hash: self.hash,
+            captured: self.captured.len() as u32,
+            royals: self.royals,
+        });
+        let z = &self.rules.zobrist;
+        if self.ep != NO_SQUARE {
+            self.hash ^= z.ep[self.ep as usize];
+            self.ep = NO_SQUARE;
+        }
+        let mut quiet = !turn.captures;
+        let mut castling = self.castling;
+        for part in turn.parts() {
+            match part.kind {
+                PartKind::Move | PartKind::Promote => {
+                    let moving = self.board[part.from as usize];
+                    if let Some((kind, _)) = self.piece(moving) {
+                        quiet &= self.rules.quiet_breakers & (1 << kind) == 0;
+                        if self.rules.kinds[kind].royal && mover < MAX_TRACKED {
+                            self.royals[mover] = part.to;
+                        }
+                    }
+                    if self.board[part.to as usize] != EMPTY {
+                        self.capture(part.to, mover);
+                    }
+                    self.put(part.from, EMPTY);
+                    self.put(part.to, part.piece);
+                    castling &= !(self.rules.castle_clear[part.from as usize]
+                        | self.rules.castle_clear[part.to as usize]);
+                }
+                PartKind::Drop => {
+                    let (kind, _) = self.rules.split(part.piece);
+                    let slot = self.hand_slot(mover, kind);
+                    self.set_hand(slot, self.hands[slot] - 1);
+                    self.put(part.to, part.piece);
+                    if self.rules.kinds[kind].royal && mover < MAX_TRACKED {
+                        self.royals[mover] = part.to;
+                    }
+                }
+                PartKind::Remove => self.capture(part.from, mover),
+                PartKind::Block => self.put(part.to, BLOCKED),
+            }
+        }
+        if castling != self.castling {
+            self.hash ^= z.castling_rights(self.castling) ^ z.castling_rights(castling);
+            self.castling = castling;
+        }
+        if turn.passed != NO_SQUARE {
+            self.ep = turn.passed;
+            self.ep_victim = turn.main().to;
+            self.ep_player = self.next_player(mover) as u8;
+            self.hash ^= z.ep[self.ep as usize];
+        }
+        self.halfmove = if quiet { self.halfmove + 1 } else { 0 };
+        let next = self.next_player(mover);
+        if next == 0 {
+            self.fullmove += 1;
+        }
+        self.hash ^= z.to_move[mover] ^ z.to_move[next];
+        self.to_move = next;
+    }
+
+    pub fn unmake(&mut self) {
+        let undo = self.undo.pop().expect("unmake follows make");
+        let mover = undo.to_move as usize;
+        for part in undo.turn.parts().iter().rev() {
+            match part.kind {
+                PartKind::Move | PartKind::Promote => {
+                    let original = if part.kind == PartKind::Promote {
+                        let (kind, player) = self.rules.split(part.piece);
+                        self.rules
+                            .code(self.rules.kinds[kind].demotes_to as usize, player)
+                    } else {
+                        part.piece
+                    };
+                    self.board[part.to as usize] = EMPTY;
+                    self.board[part.from as usize] = original;
+                    self.restore_capture_at(part.to, undo.captured, mover);
+                }
+                PartKind::Drop => {
+                    let (kind, _) = self.rules.split(part.piece);
+                    self.board[part.to as usize] = EMPTY;
+                    let slot = self.hand_slot(mover, kind);
+                    self.hands[slot] += 1;
+                }
+                PartKind::Remove => self.restore_capture_at(part.from, undo.captured, mover),
+                PartKind::Block => self.board[part.to as usize] = EMPTY,
+            }
+        }
+        self.to_move = mover;
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.ep_victim = undo.ep_victim;
+        self.ep_player = undo.ep_player;
+        self.halfmove = undo.halfmove;
+        self.fullmove = undo.fullmove;
+        self.hash = undo.hash;
+        self.royals = undo.royals;
+    }
+
+    /// Puts back the piece captured on `sq` during the turn being unmade, if any.
+    fn restore_capture_at(&mut self, sq: Sq, floor: u32, capturer: usize) {
+        let Some(&(at, code)) = self.captured.last() else {
+            return;
+        };
+        if at != sq || self.captured.len() as u32 <= floor {
+            return;
+        }
+        self.captured.pop();
+        self.board[sq as usize] = code;
+        if self.rules.capture_to_hand
+            && let Some((kind, _)) = self.piece(code)
+        {
+            let base = self.rules.kinds[kind].demotes_to as usize;
+            let slot = self.hand_slot(capturer, base);
+            self.hands[slot] -= 1;
+        }
+    }
+
+    /// How many turns have been made since this position was set up.
+    pub fn depth(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// The hashes of the positions before each made turn, oldest first.
+    pub fn history(&self) -> impl Iterator<Item = u64> + '_ {
+        self.undo.iter().map(|u| u.hash)
+    }
+}

@@ -1,0 +1,71 @@
+//! A position as a text diagram, for `fairy show`.
+
+use crate::compile::{BLOCKED, EMPTY, NO_SQUARE};
+use crate::engine::Position;
+
+/// Ranks from the top with their numbers, files lettered below; `.` an empty square, `*` a
+/// blocked one, a blank a hole. Then who moves, pieces in hand, and the FEN.
+pub fn diagram(position: &mut Position<'_>) -> String {
+    let rules = position.rules;
+    let geometry = &rules.geometry;
+    let cell = rules
+        .kinds
+        .iter()
+        .map(|k| k.letter.len())
+        .max()
+        .unwrap_or(1)
+        + 1;
+    let mut out = String::new();
+    for rank in (0..geometry.height as i32).rev() {
+        out.push_str(&format!("{:>3} ", rank + 1));
+        for file in 0..geometry.width as i32 {
+            let sq = geometry.at(file, rank);
+            let text = match sq {
+                NO_SQUARE => " ".to_string(),
+                _ => match position.board[sq as usize] {
+                    EMPTY => ".".to_string(),
+                    BLOCKED => "*".to_string(),
+                    code => {
+                        let (kind, player) = rules.split(code);
+                        let letter = &rules.kinds[kind].letter;
+                        if player == 0 {
+                            letter.to_uppercase()
+                        } else {
+                            letter.to_lowercase()
+                        }
+                    }
+                },
+            };
+            out.push_str(&format!("{text:>cell$}"));
+        }
+        out.push('\n');
+    }
+    out.push_str("    ");
+    for file in 0..geometry.width {
+        out.push_str(&format!("{:>cell$}", char::from(b'a' + file as u8)));
+    }
+    out.push('\n');
+    let status = match position.ending() {
+        Some(ending) => format!("result: {}", ending.describe(&rules.player_names)),
+        None => format!("to move: {}", rules.player_names[position.to_move]),
+    };
+    out.push_str(&format!("\n{status}\n"));
+    for (player, name) in rules.player_names.iter().enumerate() {
+        let held: Vec<String> = rules
+            .kinds
+            .iter()
+            .enumerate()
+            .filter_map(|(kind, info)| {
+                let n = position.hands[position.hand_slot(player, kind)];
+                (n > 0).then(|| format!("{} {}", n, info.name))
+            })
+            .collect();
+        if !held.is_empty() {
+            out.push_str(&format!("in hand, {name}: {}\n", held.join(", ")));
+        }
+    }
+    if rules.players() == 2 {
+        out.push_str(&format!("fen: {}\n", super::fen::write(position)));
+    }
+    out
+}

@@ -1,0 +1,76 @@
+//! Golden tests for diagnostics: every broken rule file in `tests/bad/` is checked and its
+//! plain-text report is compared with a snapshot in `snapshots/`. Each file starts with a
+//! comment saying what it breaks and what should be reported.
+//!
+//! To accept new or changed reports: `INSTA_UPDATE=always cargo test --test diagnostics`, then
+//! read the changed `.snap` files before committing them.
+
+use fairy::diagnostic::{FileReport, Problem, render_plain};
+use fairy::source::{self, LoadError};
+use miette::NamedSource;
+use std::path::{Path, PathBuf};
+
+/// Every `.rules` file directly inside `dir`, in sorted order.
+fn rule_files(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rules"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Loads and checks one file as `fairy check` would: a file that is not text is refused with
+/// its own report, any other file is parsed and checked.
+fn report_for(path: &Path) -> FileReport {
+    let name = format!("tests/bad/{}", path.file_name().unwrap().to_string_lossy());
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {name}: {e}"));
+    match source::from_bytes(&name, bytes) {
+        Ok(source) => FileReport {
+            source: NamedSource::new(name, source::printable(&source.text)),
+            problems: fairy::check::check_text(&source.text).problems,
+        },
+        Err(LoadError::NotText(report)) => report,
+        Err(LoadError::Unreadable(message)) => panic!("{message}"),
+    }
+}
+
+#[test]
+fn bad_rule_files_match_their_snapshots() {
+    let files = rule_files("tests/bad");
+    assert!(files.len() >= 32, "expected at least 32 files in tests/bad");
+    for path in files {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let report = report_for(&path);
+        assert!(
+            report.problems.iter().any(Problem::is_error),
+            "tests/bad/{stem}.rules reports no error"
+        );
+        let rendered = render_plain(&report, 100);
+        insta::with_settings!({
+            snapshot_path => "../snapshots",
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(format!("bad__{stem}"), rendered);
+        });
+    }
+}
+
+#[test]
+fn shipped_rule_files_have_no_errors() {
+    let files = rule_files("rules");
+    assert_eq!(files.len(), 10, "expected the ten rule files in rules/");
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a readable UTF-8 rule file");
+        let errors: Vec<String> = fairy::check::check_text(&text)
+            .problems
+            .into_iter()
+            .filter(Problem::is_error)
+            .map(|p| p.message)
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:?}", path.display());
+    }
+}

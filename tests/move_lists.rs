@@ -1,0 +1,167 @@
+//! Move lists of positions that exercise one rule each, as insta snapshots in `snapshots/`.
+//! Each snapshot shows the position, every legal move (sorted, as `fairy moves` prints them)
+//! and how the game stands.
+
+use fairy::compile::{Ruleset, compile_text};
+use fairy::notation::{fen, moves};
+
+fn ruleset(name: &str) -> Ruleset {
+    let path = format!("{}/rules/{name}.rules", env!("CARGO_MANIFEST_DIR"));
+    compile_text(&std::fs::read_to_string(path).expect("rule file")).expect("compiles")
+}
+
+/// The position after `played`, its legal moves and its ending, as text.
+fn listing(rules: &Ruleset, position: &str, played: &str) -> String {
+    let mut position = fen::read(rules, position).expect("a valid position");
+    moves::play(&mut position, played).expect("legal moves");
+    let legal = moves::legal_texts(&mut position);
+    let status = match position.ending() {
+        Some(ending) => ending.describe(&rules.player_names),
+        None => format!("{} to move", rules.player_names[position.to_move]),
+    };
+    format!(
+        "{}\n{} legal moves:\n{}\n{status}\n",
+        fen::write(&mut position),
+        legal.len(),
+        legal.join(" ")
+    )
+}
+
+macro_rules! move_list {
+    ($test:ident, $rules:literal, $fen:literal) => {
+        move_list!($test, $rules, $fen, "");
+    };
+    ($test:ident, $rules:literal, $fen:literal, $played:literal) => {
+        #[test]
+        fn $test() {
+            let rules = ruleset($rules);
+            let text = listing(&rules, $fen, $played);
+            insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+                insta::assert_snapshot!(concat!("moves__", stringify!($test)), text);
+            });
+        }
+    };
+}
+
+// Castling: not through an attacked square (f1), not out of check.
+move_list!(
+    chess_castling_through_check,
+    "chess",
+    "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1"
+);
+move_list!(
+    chess_castling_out_of_check,
+    "chess",
+    "4k3/4r3/8/8/8/8/8/R3K2R w KQ - 0 1"
+);
+move_list!(
+    chess_castling_rights_lost_by_rook_move,
+    "chess",
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "h1h2 a8a7"
+);
+
+// En passant: allowed on the next move only, and not when it exposes the king along a rank.
+move_list!(
+    chess_en_passant,
+    "chess",
+    "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1",
+    "e2e4"
+);
+move_list!(
+    chess_en_passant_pinned_along_rank,
+    "chess",
+    "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2"
+);
+move_list!(
+    chess_en_passant_expires,
+    "chess",
+    "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1",
+    "e2e4 e8e7 e1e2"
+);
+
+// Promotion: every choice; in giveaway also the King.
+move_list!(
+    chess_promotion_choices,
+    "chess",
+    "8/P6k/8/8/8/8/8/K7 w - - 0 1"
+);
+move_list!(
+    giveaway_promotion_to_king,
+    "giveaway",
+    "8/P7/8/8/8/8/8/7k w - - 0 1"
+);
+
+// Compulsory capture, and a player without a move winning.
+move_list!(
+    giveaway_compulsory_capture,
+    "giveaway",
+    "8/8/8/3p4/4P3/8/8/8 w - - 0 1"
+);
+move_list!(
+    giveaway_no_move_wins,
+    "giveaway",
+    "8/8/8/8/8/8/8/7K b - - 0 1"
+);
+
+// Ends of chess: checkmate and stalemate.
+move_list!(
+    chess_checkmate,
+    "chess",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "f2f3 e7e5 g2g4 d8h4"
+);
+move_list!(
+    chess_stalemate_is_a_draw,
+    "chess",
+    "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+);
+
+// Drops: no pawn on the first or last rank; a promoted piece returns to hand as a pawn.
+move_list!(
+    crazyhouse_pawn_drops,
+    "crazyhouse",
+    "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1"
+);
+move_list!(
+    crazyhouse_promoted_piece_returns_as_pawn,
+    "crazyhouse",
+    "4k3/1Q~6/8/8/4b3/8/Kpp5/8[] b - - 0 1",
+    "e4b7"
+);
+
+// Shogi drops: no second unpromoted pawn on a file; no drop where a piece could never move;
+// no pawn drop that mates (a8 here).
+move_list!(
+    shogi_two_pawns_on_a_file,
+    "shogi",
+    "4k4/9/9/9/9/9/4P4/9/4K4[P] w - - 0 1"
+);
+move_list!(
+    shogi_knight_and_lance_drops,
+    "shogi",
+    "4k4/9/9/9/9/9/9/9/4K4[NL] w - - 0 1"
+);
+move_list!(
+    shogi_pawn_drop_mate_is_illegal,
+    "shogi",
+    "k8/2S6/1G7/9/9/9/9/9/4K4[P] w - - 0 1"
+);
+// Promotion: optional in the camp, compulsory where the piece could not move again.
+move_list!(
+    shogi_promotion_options,
+    "shogi",
+    "4k4/9/P1N6/9/9/9/9/9/4K4[] w - - 0 1"
+);
+move_list!(
+    minishogi_no_moves_loses,
+    "minishogi",
+    "k4/1G3/1G3/5/4K[] b - - 0 1"
+);
+
+// Amazons: a move and its arrow, the square just left counting as empty.
+move_list!(
+    amazons_move_and_shoot,
+    "amazons",
+    "7*2/10/10/10/10/10/10/10/*9/A8a w - - 0 1"
+);

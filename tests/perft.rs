@@ -1,0 +1,98 @@
+//! Perft against published counts (tests/perft.toml), for every shipped variant that has them.
+
+use fairy::compile::{Ruleset, compile_text};
+use fairy::engine::Position;
+use fairy::engine::perft::Perft;
+use fairy::notation::fen;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Table {
+    position: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    rules: String,
+    name: String,
+    source: String,
+    fen: Option<String>,
+    /// The depths of `counts`, when they do not start at 1.
+    depths: Option<Vec<usize>>,
+    counts: Vec<u64>,
+}
+
+/// Depths whose published count is at most this many nodes run in every `cargo test`.
+const FAST_NODES: u64 = 5_000_000;
+
+fn table() -> Table {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft.toml");
+    toml::from_str(&std::fs::read_to_string(path).expect("perft table")).expect("valid table")
+}
+
+fn ruleset(name: &str) -> Ruleset {
+    let path = format!("{}/rules/{name}.rules", env!("CARGO_MANIFEST_DIR"));
+    compile_text(&std::fs::read_to_string(path).expect("rule file"))
+        .unwrap_or_else(|e| panic!("{name} compiles: {e:?}"))
+}
+
+/// Runs every count of the table no larger than `budget`; returns the failures.
+fn run(budget: u64) -> Vec<String> {
+    let mut failures = Vec::new();
+    for case in table().position {
+        assert!(!case.source.is_empty(), "{} names its source", case.name);
+        let rules = ruleset(&case.rules);
+        let mut position = match &case.fen {
+            Some(text) => fen::read(&rules, text).expect("published positions read"),
+            None => Position::start(&rules),
+        };
+        let depths = case
+            .depths
+            .clone()
+            .unwrap_or_else(|| (1..=case.counts.len()).collect());
+        for (&depth, &expected) in depths.iter().zip(&case.counts) {
+            if expected > budget {
+                continue;
+            }
+            let nodes = Perft::new(depth).count(&mut position, depth);
+            if nodes != expected {
+                failures.push(format!(
+                    "{} {}: perft {depth} = {nodes}, published {expected}",
+                    case.rules, case.name
+                ));
+            }
+        }
+    }
+    failures
+}
+
+#[test]
+fn published_counts() {
+    let failures = run(FAST_NODES);
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+#[ignore = "minutes of perft: cargo test --release --test perft -- --ignored"]
+fn deep_published_counts() {
+    let failures = run(u64::MAX);
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn every_test_block_of_the_perft_variants_passes() {
+    for name in [
+        "chess",
+        "giveaway",
+        "crazyhouse",
+        "minishogi",
+        "shogi",
+        "amazons",
+    ] {
+        let rules = ruleset(name);
+        for case in &rules.tests {
+            let failures = fairy::testing::run_case(&rules, case, |_| {});
+            assert_eq!(failures, 0, "{name}: test {}", case.name);
+        }
+    }
+}
