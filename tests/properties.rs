@@ -1,0 +1,149 @@
+//! Properties of the engine on random games of every playable shipped variant: make then
+//! unmake restores the position and its hash; the incremental hash equals a fresh one; FEN
+//! round-trips; perft by make/unmake equals perft by copying; and games run to their end
+//! without a panic.
+
+use fairy::compile::{Ruleset, compile_text};
+use fairy::engine::perft::Perft;
+use fairy::engine::{Position, Turn};
+use fairy::notation::fen;
+
+const VARIANTS: [&str; 6] = [
+    "chess",
+    "giveaway",
+    "crazyhouse",
+    "minishogi",
+    "shogi",
+    "amazons",
+];
+
+fn ruleset(name: &str) -> Ruleset {
+    let path = format!("{}/rules/{name}.rules", env!("CARGO_MANIFEST_DIR"));
+    compile_text(&std::fs::read_to_string(path).expect("rule file")).expect("compiles")
+}
+
+/// xorshift64: deterministic, so a failure can be replayed.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn state(position: &mut Position<'_>) -> (String, u64, Vec<u8>) {
+    (fen::write(position), position.hash, position.hands.clone())
+}
+
+/// Plays `games` random games of at most `max_plies`, checking the properties on the way;
+/// returns how many ended by the rules.
+fn random_games(rules: &Ruleset, games: usize, max_plies: usize, seed: u64) -> usize {
+    let mut random = Random(seed);
+    let mut ended = 0;
+    let mut turns: Vec<Turn> = Vec::new();
+    for game in 0..games {
+        let mut position = Position::start(rules);
+        for ply in 0..max_plies {
+            if position.ending().is_some() {
+                ended += 1;
+                break;
+            }
+            position.legal_turns(&mut turns);
+            let turn = turns[random.below(turns.len())];
+            let check = ply % 7 == game % 7;
+            let before = check.then(|| state(&mut position));
+            position.make(&turn);
+            assert_eq!(
+                position.hash,
+                position.compute_hash(),
+                "{}: incremental hash",
+                rules.name
+            );
+            if let Some(before) = before {
+                let text = fen::write(&mut position);
+                let mut reread = fen::read(rules, &text).expect("written FEN reads back");
+                assert_eq!(
+                    fen::write(&mut reread),
+                    text,
+                    "{}: FEN round trip",
+                    rules.name
+                );
+                position.unmake();
+                assert_eq!(
+                    state(&mut position),
+                    before,
+                    "{}: unmake restores",
+                    rules.name
+                );
+                position.make(&turn);
+            }
+        }
+    }
+    ended
+}
+
+#[test]
+fn random_games_keep_every_property() {
+    for name in VARIANTS {
+        let rules = ruleset(name);
+        let (games, plies) = if name == "amazons" {
+            (40, 120)
+        } else {
+            (1000, 300)
+        };
+        let ended = random_games(&rules, games, plies, 0x5EED ^ name.len() as u64);
+        assert!(
+            ended > 0,
+            "{name}: some random game reaches an end by the rules"
+        );
+    }
+}
+
+/// Perft that copies the position for each move instead of unmaking.
+fn perft_by_copy(position: &Position<'_>, depth: usize) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut copy = position.clone();
+    let mut turns = Vec::new();
+    copy.legal_turns(&mut turns);
+    turns
+        .iter()
+        .map(|turn| {
+            let mut child = position.clone();
+            child.make(turn);
+            perft_by_copy(&child, depth - 1)
+        })
+        .sum()
+}
+
+#[test]
+fn perft_by_unmake_equals_perft_by_copy() {
+    let positions = [
+        (
+            "chess",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ),
+        (
+            "crazyhouse",
+            "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[Pp] b KQkq - 0 1",
+        ),
+        (
+            "shogi",
+            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL[] w - - 0 2",
+        ),
+        (
+            "giveaway",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2",
+        ),
+    ];
+    for (name, text) in positions {
+        let rules = ruleset(name);
+        let mut position = fen::read(&rules, text).expect("valid position");
+        let by_copy = perft_by_copy(&position, 3);
+        assert_eq!(Perft::new(3).count(&mut position, 3), by_copy, "{name}");
+    }
+}
