@@ -271,7 +271,10 @@ impl Position<'_> {
                 targets = promotion.targets.iter().fold(targets, |t, &k| t | 1 << k);
             }
         }
-        for target in (0..64).filter(|k| targets & (1 << k) != 0) {
+        let mut remaining = targets;
+        while remaining != 0 {
+            let target = remaining.trailing_zeros() as usize;
+            remaining &= remaining - 1;
             let piece = rules.code(target, player);
             out.push(finish(Turn::new(Part {
                 kind: PartKind::Promote,
