@@ -5,8 +5,13 @@
 use fairy::compile::{Ruleset, compile_text};
 use fairy::notation::{fen, moves};
 
+/// A shipped rule file by name, or a test variant by `tests/variants/...` path.
 fn ruleset(name: &str) -> Ruleset {
-    let path = format!("{}/rules/{name}.rules", env!("CARGO_MANIFEST_DIR"));
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let path = match name.strip_prefix("tests/") {
+        Some(_) => format!("{dir}/{name}.rules"),
+        None => format!("{dir}/rules/{name}.rules"),
+    };
     compile_text(&std::fs::read_to_string(path).expect("rule file")).expect("compiles")
 }
 
@@ -164,4 +169,24 @@ move_list!(
     amazons_move_and_shoot,
     "amazons",
     "7*2/10/10/10/10/10/10/10/*9/A8a w - - 0 1"
+);
+
+// Hoppers: a grasshopper lands just beyond its hurdle; a check by one is answered by moving
+// the hurdle away, or the king.
+move_list!(
+    grasshopper_moves,
+    "tests/variants/grasshopper",
+    "4k3/8/8/8/3p4/8/1G2P3/4K3 w - - 0 1"
+);
+move_list!(
+    grasshopper_check_by_hurdle,
+    "tests/variants/grasshopper",
+    "4k3/3g4/8/1G6/8/8/8/4K3 b - - 0 1"
+);
+// A first-move-only double step: only pawns that have not moved (here, after e2e3, not e3).
+move_list!(
+    first_move_double_step,
+    "tests/variants/nightrider",
+    "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
+    "e2e3 e8d8"
 );

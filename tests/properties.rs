@@ -147,3 +147,42 @@ fn perft_by_unmake_equals_perft_by_copy() {
         assert_eq!(Perft::new(3).count(&mut position, 3), by_copy, "{name}");
     }
 }
+
+/// Parts that no shipped game generates yet (unblocking, the pie choice) still make, unmake
+/// and print as the model says.
+#[test]
+fn every_part_kind_makes_and_unmakes() {
+    use fairy::compile::BLOCKED;
+    use fairy::engine::{Part, PartKind};
+    use fairy::notation::moves;
+    let rules = ruleset("amazons");
+    let mut position =
+        fen::read(&rules, "3a2a3/10/10/a8a/10/4*5/A8A/10/10/3A2A3 w - - 0 1").expect("valid");
+    let e5 = rules.geometry.parse("e5").expect("e5");
+    let before = state(&mut position);
+    let unblock = Turn::new(Part {
+        kind: PartKind::Unblock,
+        piece: 0,
+        from: e5,
+        to: e5,
+    });
+    assert_eq!(moves::write(&position, &unblock), "-e5");
+    position.make(&unblock);
+    assert_eq!(position.board[e5 as usize], fairy::compile::EMPTY);
+    assert_eq!(position.hash, position.compute_hash());
+    position.unmake();
+    assert_eq!(position.board[e5 as usize], BLOCKED);
+    assert_eq!(state(&mut position), before);
+    let swap = Turn::new(Part {
+        kind: PartKind::Choice,
+        piece: 1,
+        from: e5,
+        to: e5,
+    });
+    assert_eq!(moves::write(&position, &swap), "swap");
+    position.make(&swap);
+    assert!(position.swapped);
+    position.unmake();
+    assert!(!position.swapped);
+    assert_eq!(state(&mut position), before);
+}

@@ -13,6 +13,7 @@ pub enum Feature {
     Hoppers,
     Anywhere,
     FirstMove,
+    ConditionalCaptures,
     EnPassant,
     Castling,
     FreeCastling,
@@ -51,6 +52,7 @@ impl Feature {
             Feature::Hoppers => "hoppers",
             Feature::Anywhere => "moves to anywhere",
             Feature::FirstMove => "first-move-only moves",
+            Feature::ConditionalCaptures => "captures limited to a zone or a first move",
             Feature::EnPassant => "en passant",
             Feature::Castling => "castling",
             Feature::FreeCastling => "castling without rights or with either colour",
@@ -87,6 +89,8 @@ impl Feature {
 /// The features the engine runs.
 const ENGINE_RUNS: &[Feature] = &[
     Feature::Moves,
+    Feature::Hoppers,
+    Feature::FirstMove,
     Feature::EnPassant,
     Feature::Castling,
     Feature::Promotion,
@@ -124,11 +128,14 @@ pub(super) fn report_unsupported(checker: &mut Checker<'_>) {
     };
     let names: Vec<&str> = missing.iter().map(|(f, _)| f.describe()).collect();
     let mut problem = Problem::warning(
-        format!("the engine does not run these rules yet: {}", names.join(", ")),
+        format!(
+            "the engine does not run these rules yet: {}",
+            names.join(", ")
+        ),
         *first_span,
         first_feature.describe(),
     )
-    .with_help("the file is valid, but fairy cannot play it or count its moves until the engine runs every rule it uses");
+    .with_help("fairy checks these rules, but cannot play them or count moves under them yet");
     for (feature, span) in rest {
         problem = problem.with_note(*span, feature.describe());
     }
@@ -237,6 +244,17 @@ impl FeatureUses {
             _ => Feature::Moves,
         };
         self.note(feature, rule.span);
+        let captures = rule
+            .mode
+            .as_ref()
+            .is_none_or(|m| m.value == Mode::CaptureOnly);
+        let conditional = rule
+            .modifiers
+            .iter()
+            .any(|m| matches!(m.value, Modifier::From(_) | Modifier::First));
+        if captures && conditional {
+            self.note(Feature::ConditionalCaptures, rule.span);
+        }
         for modifier in &rule.modifiers {
             match &modifier.value {
                 Modifier::EnPassant => self.note(Feature::EnPassant, modifier.span),

@@ -47,6 +47,19 @@ pub struct Gen {
     pub path: Vec<u16>,
     pub passable: bool,
     pub en_passant: bool,
+    pub hop: Hop,
+    /// Only as the piece's first move.
+    pub first: bool,
+}
+
+/// Whether a move jumps over exactly one piece on its line, and where it may land.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hop {
+    No,
+    /// On the square just beyond the hurdle (a grasshopper).
+    JustBeyond,
+    /// On any square beyond the hurdle, up to and including the next piece (a cannon).
+    AnywhereBeyond,
 }
 
 /// A piece kind at run time. Kinds reached by promotion are separate kinds that remember what
@@ -129,6 +142,8 @@ pub struct Attacks {
     pub leaps: Vec<(u16, u64, Vec<u16>)>,
     /// (reverse vector, kinds able to capture along that line, range).
     pub slides: Vec<(u16, u64, u16)>,
+    /// (reverse vector, kinds able to capture by hopping along that line, how they land).
+    pub hops: Vec<(u16, u64, Hop)>,
 }
 
 /// A test block, ready to run.
@@ -175,6 +190,8 @@ pub struct Ruleset {
     pub quiet_breakers: u64,
     /// Every capture is a plain leap or slide, so pins fully describe discovered attacks.
     pub plain_attacks: bool,
+    /// Some move is allowed only as a piece's first move, so positions track unmoved pieces.
+    pub first_moves: bool,
 }
 
 impl Ruleset {
@@ -290,6 +307,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         attacker_bits: Vec::new(),
         quiet_breakers: 0,
         plain_attacks: false,
+        first_moves: false,
     };
     ruleset.end = end_rules(file, &ruleset);
     ruleset.quiet_breakers = ruleset.end.iter().fold(0, |m, (_, c)| match c {
@@ -298,6 +316,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
     });
     setup::place(file, &mut ruleset, &compiled.castle_rules);
     ruleset.attacker_bits = attacker_bits(&ruleset);
+    ruleset.first_moves = ruleset.programs.iter().flatten().any(|g| g.first);
     ruleset.plain_attacks = ruleset
         .attacks
         .iter()

@@ -2,7 +2,7 @@
 
 use super::geometry::Geometry;
 use super::zones;
-use super::{Attacks, DropLimits, Gen, Kind, Mode, Promotion};
+use super::{Attacks, DropLimits, Gen, Hop, Kind, Mode, Promotion};
 use crate::geometry::{DirectionSet, images};
 use crate::syntax::ast::{self, Compass, RuleFile};
 
@@ -221,24 +221,35 @@ impl<'a> PieceCompiler<'a> {
             Some(ast::Mode::MoveOnly) => Mode::MoveOnly,
             Some(ast::Mode::CaptureOnly) => Mode::CaptureOnly,
         };
+        let lines = vec![(0, 1), (1, 1)];
+        let mut hop = Hop::No;
         let (bases, directions, range): (Vec<(i64, i64)>, &ast::Directions, u16) =
             match &rule.atom.value {
-                ast::Atom::Step(d) => (vec![(0, 1), (1, 1)], d, 1),
-                ast::Atom::Slide(d, up_to) => (vec![(0, 1), (1, 1)], d, range_of(up_to)),
+                ast::Atom::Step(d) => (lines, d, 1),
+                ast::Atom::Slide(d, up_to) => (lines, d, range_of(up_to)),
                 ast::Atom::Leap(v, d) => (vec![v.value], d, 1),
                 ast::Atom::Ride(v, d, up_to) => (vec![v.value], d, range_of(up_to)),
+                ast::Atom::Hop(d, beyond) => {
+                    hop = if *beyond {
+                        Hop::AnywhereBeyond
+                    } else {
+                        Hop::JustBeyond
+                    };
+                    (lines, d, u16::MAX)
+                }
                 _ => return Vec::new(),
             };
         let set = DirectionSet::of(directions.iter().map(|d| d.value));
         let mut from_zone = None;
-        let (mut lame, mut passable, mut en_passant) = (false, false, false);
+        let (mut lame, mut passable, mut en_passant, mut first) = (false, false, false, false);
         for modifier in &rule.modifiers {
             match &modifier.value {
                 ast::Modifier::From(zone) => from_zone = Some(self.zone(zone)),
                 ast::Modifier::Lame => lame = true,
                 ast::Modifier::Passable => passable = true,
                 ast::Modifier::EnPassant => en_passant = true,
-                ast::Modifier::First | ast::Modifier::Tag(_) => {}
+                ast::Modifier::First => first = true,
+                ast::Modifier::Tag(_) => {}
             }
         }
         let mut out = Vec::new();
@@ -257,6 +268,8 @@ impl<'a> PieceCompiler<'a> {
                     path,
                     passable,
                     en_passant,
+                    hop,
+                    first,
                 });
             }
         }
@@ -350,7 +363,16 @@ fn attacks_of(
             let (dx, dy) = geometry.vectors[rule.vector as usize];
             let reverse = geometry.vector((-dx, -dy));
             let bit = 1u64 << kind;
-            if rule.range == 1 {
+            if rule.hop != Hop::No {
+                match attacks
+                    .hops
+                    .iter_mut()
+                    .find(|(v, _, h)| *v == reverse && *h == rule.hop)
+                {
+                    Some(entry) => entry.1 |= bit,
+                    None => attacks.hops.push((reverse, bit, rule.hop)),
+                }
+            } else if rule.range == 1 {
                 match attacks
                     .leaps
                     .iter_mut()

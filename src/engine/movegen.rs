@@ -3,7 +3,7 @@
 
 use super::position::Position;
 use super::turn::{Part, PartKind, Turn};
-use crate::compile::{BLOCKED, Code, EMPTY, Gen, NO_SQUARE, Sq, TurnShape};
+use crate::compile::{BLOCKED, Code, EMPTY, Gen, Hop, NO_SQUARE, Sq, TurnShape};
 
 impl Position<'_> {
     /// Every legal turn of the player to move, into `out` (cleared first).
@@ -135,7 +135,29 @@ impl Position<'_> {
                 break;
             }
         }
-        false
+        attacks.hops.iter().any(|&(vector, kinds, hop)| {
+            // Walking back from the target: the hurdle, then the hopper itself.
+            let hurdle = match hop {
+                Hop::JustBeyond => geometry.step(vector, sq),
+                _ => self.next_occupied(vector, sq),
+            };
+            if hurdle == NO_SQUARE || self.board[hurdle as usize] == EMPTY {
+                return false;
+            }
+            let hopper = self.next_occupied(vector, hurdle);
+            hopper != NO_SQUARE && bits[self.board[hopper as usize] as usize] & kinds != 0
+        })
+    }
+
+    /// The first occupied or blocked square along a line from `from`, not counting `from`.
+    fn next_occupied(&self, vector: u16, from: Sq) -> Sq {
+        let mut s = from;
+        loop {
+            s = self.rules.geometry.step(vector, s);
+            if s == NO_SQUARE || self.board[s as usize] != EMPTY {
+                return s;
+            }
+        }
     }
 
     /// Every pseudo-legal turn of the player to move, appended to `out`.
@@ -165,7 +187,12 @@ impl Position<'_> {
             if rule
                 .from_zone
                 .is_some_and(|z| !rules.in_zone(z, mover, from))
+                || (rule.first && !self.unmoved[from as usize])
             {
+                continue;
+            }
+            if rule.hop != Hop::No {
+                self.hop_turns(from, code, rule, out);
                 continue;
             }
             let mut to = from;
@@ -191,6 +218,37 @@ impl Position<'_> {
                     self.push_move(from, to, code, rule, true, out);
                 }
                 break;
+            }
+        }
+    }
+
+    /// Moves over exactly one piece (or blocked square) along the rule's line.
+    fn hop_turns(&self, from: Sq, code: Code, rule: &Gen, out: &mut Vec<Turn>) {
+        let hurdle = self.next_occupied(rule.vector, from);
+        if hurdle == NO_SQUARE {
+            return;
+        }
+        let mut to = hurdle;
+        loop {
+            to = self.rules.geometry.step(rule.vector, to);
+            if to == NO_SQUARE {
+                return;
+            }
+            let target = self.board[to as usize];
+            if target != EMPTY {
+                let enemy = self
+                    .piece(target)
+                    .is_some_and(|(_, owner)| owner != self.to_move);
+                if enemy && rule.mode.captures() {
+                    self.push_move(from, to, code, rule, true, out);
+                }
+                return;
+            }
+            if rule.mode.moves() {
+                self.push_move(from, to, code, rule, false, out);
+            }
+            if rule.hop == Hop::JustBeyond {
+                return;
             }
         }
     }

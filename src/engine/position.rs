@@ -18,8 +18,11 @@ struct Undo {
     halfmove: u32,
     fullmove: u32,
     hash: u64,
+    swapped: bool,
     /// How many entries `captured` had before this turn.
     captured: u32,
+    /// How many entries `unmoved_log` had before this turn.
+    unmoved_log: u32,
     royals: [Sq; MAX_TRACKED],
 }
 
@@ -45,12 +48,24 @@ pub struct Position<'r> {
     pub hash: u64,
     /// The square of each player's royal piece, when it has exactly one.
     pub royals: [Sq; MAX_TRACKED],
+    /// The players still in the game, as bits.
+    pub alive: u32,
+    /// The phase of play, for games played in phases.
+    pub phase: u8,
+    /// Per-player counters, `counters[player * count + counter]`, for games that keep them.
+    pub counters: Vec<u16>,
+    /// Whether the players have exchanged colours by the pie choice.
+    pub swapped: bool,
     /// Some player has more than one royal piece (or too many players to track): royal
     /// pieces are then found by scanning the board.
     pub royal_overflow: bool,
     pub(super) pins: Pins,
+    /// Whether the piece on each square has not moved yet (kept when a rule is `first`).
+    pub unmoved: Vec<bool>,
     undo: Vec<Undo>,
     captured: Vec<(Sq, Code)>,
+    /// Earlier values of `unmoved`, to restore on unmake.
+    unmoved_log: Vec<(Sq, bool)>,
 }
 
 impl<'r> Position<'r> {
@@ -70,9 +85,15 @@ impl<'r> Position<'r> {
             hash: 0,
             royals: [NO_SQUARE; MAX_TRACKED],
             royal_overflow: false,
+            alive: (1u32 << rules.players()) - 1,
+            phase: 0,
+            counters: Vec::new(),
+            swapped: false,
             pins: Pins::new(rules.geometry.squares()),
+            unmoved: rules.start_board.iter().map(|&c| c != EMPTY).collect(),
             undo: Vec::with_capacity(64),
             captured: Vec::with_capacity(64),
+            unmoved_log: Vec::new(),
         };
         position.refresh();
         position
@@ -126,8 +147,13 @@ impl<'r> Position<'r> {
         (code != EMPTY && code != BLOCKED).then(|| self.rules.split(code))
     }
 
+    /// The next player in turn order who is still in the game.
     pub fn next_player(&self, player: usize) -> usize {
-        (player + 1) % self.rules.players()
+        let players = self.rules.players();
+        (1..=players)
+            .map(|step| (player + step) % players)
+            .find(|&p| self.alive & (1 << p) != 0)
+            .unwrap_or(player)
     }
 
     pub fn hand_slot(&self, player: usize, kind: usize) -> usize {
@@ -182,7 +208,9 @@ impl<'r> Position<'r> {
             halfmove: self.halfmove,
             fullmove: self.fullmove,
             hash: self.hash,
+            swapped: self.swapped,
             captured: self.captured.len() as u32,
+            unmoved_log: self.unmoved_log.len() as u32,
             royals: self.royals,
         });
         let z = &self.rules.zobrist;
@@ -193,6 +221,10 @@ impl<'r> Position<'r> {
         let mut quiet = !turn.captures;
         let mut castling = self.castling;
         for part in turn.parts() {
+            if self.rules.first_moves {
+                self.note_unmoved(part.from, false);
+                self.note_unmoved(part.to, part.kind == PartKind::Drop);
+            }
             match part.kind {
                 PartKind::Move | PartKind::Promote => {
                     let moving = self.board[part.from as usize];
@@ -221,6 +253,8 @@ impl<'r> Position<'r> {
                 }
                 PartKind::Remove => self.capture(part.from, mover),
                 PartKind::Block => self.put(part.to, BLOCKED),
+                PartKind::Unblock => self.put(part.to, EMPTY),
+                PartKind::Choice => self.swapped ^= part.piece == 1,
             }
         }
         if castling != self.castling {
@@ -242,8 +276,20 @@ impl<'r> Position<'r> {
         self.to_move = next;
     }
 
+    /// Sets whether the piece on `sq` is unmoved, logging the old value for unmake.
+    fn note_unmoved(&mut self, sq: Sq, value: bool) {
+        if sq != NO_SQUARE {
+            self.unmoved_log.push((sq, self.unmoved[sq as usize]));
+            self.unmoved[sq as usize] = value;
+        }
+    }
+
     pub fn unmake(&mut self) {
         let undo = self.undo.pop().expect("unmake follows make");
+        while self.unmoved_log.len() as u32 > undo.unmoved_log {
+            let (sq, value) = self.unmoved_log.pop().expect("logged");
+            self.unmoved[sq as usize] = value;
+        }
         let mover = undo.to_move as usize;
         for part in undo.turn.parts().iter().rev() {
             match part.kind {
@@ -267,6 +313,8 @@ impl<'r> Position<'r> {
                 }
                 PartKind::Remove => self.restore_capture_at(part.from, undo.captured, mover),
                 PartKind::Block => self.board[part.to as usize] = EMPTY,
+                PartKind::Unblock => self.board[part.to as usize] = BLOCKED,
+                PartKind::Choice => {}
             }
         }
         self.to_move = mover;
@@ -277,6 +325,7 @@ impl<'r> Position<'r> {
         self.halfmove = undo.halfmove;
         self.fullmove = undo.fullmove;
         self.hash = undo.hash;
+        self.swapped = undo.swapped;
         self.royals = undo.royals;
     }
 

@@ -15,6 +15,10 @@ pub enum PartKind {
     Remove,
     /// `to` becomes blocked (an arrow lands).
     Block,
+    /// The blocked square `to` becomes empty again.
+    Unblock,
+    /// The pie choice: the two players exchange colours (`piece` 1) or keep them (0).
+    Choice,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

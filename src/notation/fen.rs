@@ -181,6 +181,11 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
         read_ep(&mut position, ep, start)?;
     }
     read_clocks(&mut position, clocks, text.len())?;
+    // A piece counts as unmoved where the start position has the same piece.
+    for (sq, unmoved) in position.unmoved.iter_mut().enumerate() {
+        let code = position.board[sq];
+        *unmoved = code != EMPTY && code == rules.start_board[sq];
+    }
     position.refresh();
     Ok(position)
 }

@@ -1,6 +1,7 @@
 //! Turns as text: coordinates (`e2e4`), promotion by the new piece's letter (`e7e8q`) or `+`
 //! for shogi-style promoted pieces (`b8b9+`), drops as `P@e4`, and further parts of a turn
-//! after commas (an arrow: `d1d7,d7g7`). Castling is written as the royal piece's move.
+//! after commas (an arrow: `d1d7,d7g7`). Castling is written as the royal piece's move. An
+//! unblocked square is `-e5`, the pie choice `swap` or `keep`.
 
 use super::NotationError;
 use crate::engine::{PartKind, Position, Turn};
@@ -19,6 +20,8 @@ pub fn write(position: &Position<'_>, turn: &Turn) -> String {
                 geometry.name(main.to)
             )
         }
+        PartKind::Unblock => format!("-{}", geometry.name(main.to)),
+        PartKind::Choice => (if main.piece == 1 { "swap" } else { "keep" }).to_string(),
         _ => format!("{}{}", geometry.name(main.from), geometry.name(main.to)),
     };
     if main.kind == PartKind::Promote {
