@@ -2,18 +2,11 @@
 //! Each snapshot shows the position, every legal move (sorted, as `fairy moves` prints them)
 //! and how the game stands.
 
-use fairy::compile::{Ruleset, compile_text};
-use fairy::notation::{fen, moves};
+mod common;
 
-/// A shipped rule file by name, or a test variant by `tests/variants/...` path.
-fn ruleset(name: &str) -> Ruleset {
-    let dir = env!("CARGO_MANIFEST_DIR");
-    let path = match name.strip_prefix("tests/") {
-        Some(_) => format!("{dir}/{name}.rules"),
-        None => format!("{dir}/rules/{name}.rules"),
-    };
-    compile_text(&std::fs::read_to_string(path).expect("rule file")).expect("compiles")
-}
+use common::ruleset;
+use fairy::compile::Ruleset;
+use fairy::notation::{fen, moves};
 
 /// The position after `played`, its legal moves and its ending, as text.
 fn listing(rules: &Ruleset, position: &str, played: &str) -> String {

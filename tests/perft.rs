@@ -1,6 +1,8 @@
 //! Perft against published counts (tests/perft.toml), for every shipped variant that has them.
 
-use fairy::compile::{Ruleset, compile_text};
+mod common;
+
+use common::{PLAYABLE, ruleset};
 use fairy::engine::Position;
 use fairy::engine::perft::Perft;
 use fairy::notation::fen;
@@ -28,12 +30,6 @@ const FAST_NODES: u64 = 5_000_000;
 fn table() -> Table {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft.toml");
     toml::from_str(&std::fs::read_to_string(path).expect("perft table")).expect("valid table")
-}
-
-fn ruleset(name: &str) -> Ruleset {
-    let path = format!("{}/rules/{name}.rules", env!("CARGO_MANIFEST_DIR"));
-    compile_text(&std::fs::read_to_string(path).expect("rule file"))
-        .unwrap_or_else(|e| panic!("{name} compiles: {e:?}"))
 }
 
 /// Runs every count of the table no larger than `budget`; returns the failures.
@@ -79,17 +75,29 @@ fn deep_published_counts() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// The `test` blocks of every playable shipped variant and of every test variant.
 #[test]
-fn every_test_block_of_the_perft_variants_passes() {
-    for name in [
-        "chess",
-        "giveaway",
-        "crazyhouse",
-        "minishogi",
-        "shogi",
-        "amazons",
-    ] {
-        let rules = ruleset(name);
+fn every_test_block_passes() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/variants");
+    let variants = std::fs::read_dir(dir)
+        .expect("tests/variants")
+        .map(|entry| {
+            let path = entry.expect("a directory entry").path();
+            let stem = path
+                .file_stem()
+                .expect("a file name")
+                .to_string_lossy()
+                .into_owned();
+            format!("tests/variants/{stem}")
+        });
+    let names: Vec<String> = PLAYABLE
+        .iter()
+        .map(|n| n.to_string())
+        .chain(variants)
+        .collect();
+    assert!(names.len() > PLAYABLE.len(), "the test variants are found");
+    for name in names {
+        let rules = ruleset(&name);
         for case in &rules.tests {
             let failures = fairy::testing::run_case(&rules, case, |_| {});
             assert_eq!(failures, 0, "{name}: test {}", case.name);

@@ -3,24 +3,13 @@
 //! round-trips; perft by make/unmake equals perft by copying; and games run to their end
 //! without a panic.
 
-use fairy::compile::{Ruleset, compile_text};
+mod common;
+
+use common::{PLAYABLE, ruleset};
+use fairy::compile::Ruleset;
 use fairy::engine::perft::Perft;
 use fairy::engine::{Position, Turn};
 use fairy::notation::fen;
-
-const VARIANTS: [&str; 6] = [
-    "chess",
-    "giveaway",
-    "crazyhouse",
-    "minishogi",
-    "shogi",
-    "amazons",
-];
-
-fn ruleset(name: &str) -> Ruleset {
-    let path = format!("{}/rules/{name}.rules", env!("CARGO_MANIFEST_DIR"));
-    compile_text(&std::fs::read_to_string(path).expect("rule file")).expect("compiles")
-}
 
 /// xorshift64: deterministic, so a failure can be replayed.
 struct Random(u64);
@@ -87,7 +76,7 @@ fn random_games(rules: &Ruleset, games: usize, max_plies: usize, seed: u64) -> u
 
 #[test]
 fn random_games_keep_every_property() {
-    for name in VARIANTS {
+    for name in PLAYABLE {
         let rules = ruleset(name);
         let (games, plies) = if name == "amazons" {
             (40, 120)

@@ -119,20 +119,9 @@ impl Position<'_> {
             }
         }
         for &(vector, kinds, range) in &attacks.slides {
-            let mut s = sq;
-            for _ in 0..range {
-                s = geometry.step(vector, s);
-                if s == NO_SQUARE {
-                    break;
-                }
-                let code = self.board[s as usize];
-                if code == EMPTY {
-                    continue;
-                }
-                if bits[code as usize] & kinds != 0 {
-                    return true;
-                }
-                break;
+            let (s, _) = self.first_piece(vector, sq, range);
+            if s != NO_SQUARE && bits[self.board[s as usize] as usize] & kinds != 0 {
+                return true;
             }
         }
         attacks.hops.iter().any(|&(vector, kinds, hop)| {
@@ -151,13 +140,20 @@ impl Position<'_> {
 
     /// The first occupied or blocked square along a line from `from`, not counting `from`.
     fn next_occupied(&self, vector: u16, from: Sq) -> Sq {
+        self.first_piece(vector, from, u16::MAX).0
+    }
+
+    /// The first occupied or blocked square within `range` steps along a line from `from`, and
+    /// how many steps away it is; [`NO_SQUARE`] if the line ends or runs out of range first.
+    pub(super) fn first_piece(&self, vector: u16, from: Sq, range: u16) -> (Sq, u16) {
         let mut s = from;
-        loop {
+        for steps in 1..=range {
             s = self.rules.geometry.step(vector, s);
             if s == NO_SQUARE || self.board[s as usize] != EMPTY {
-                return s;
+                return (s, steps);
             }
         }
+        (NO_SQUARE, range)
     }
 
     /// Every pseudo-legal turn of the player to move, appended to `out`.

@@ -3,7 +3,7 @@
 //! off its line, so most moves need no make/unmake to be proven legal.
 
 use super::Position;
-use crate::compile::{EMPTY, NO_SQUARE, Sq};
+use crate::compile::{NO_SQUARE, Sq};
 
 /// Per-square marks, reused from node to node.
 #[derive(Clone, Debug, Default)]
@@ -46,35 +46,27 @@ impl Pins {
     pub fn compute(&mut self, position: &Position<'_>, royal: Sq, player: usize, attacker: usize) {
         self.clear();
         let rules = position.rules;
-        let geometry = &rules.geometry;
         let bits = &rules.attacker_bits[attacker * 256..attacker * 256 + 256];
         let mut next_bit = 0u32;
         for &(vector, kinds, range) in &rules.attacks[attacker].slides {
-            let mut s = royal;
-            let mut own = NO_SQUARE;
-            for _ in 0..range {
-                s = geometry.step(vector, s);
-                if s == NO_SQUARE {
-                    break;
-                }
-                let code = position.board[s as usize];
-                if code == EMPTY {
-                    continue;
-                }
-                if own == NO_SQUARE && position.piece(code).is_some_and(|(_, p)| p == player) {
-                    own = s;
-                    continue;
-                }
-                if own != NO_SQUARE && bits[code as usize] & kinds != 0 {
-                    if next_bit == 8 {
-                        self.overflow = true;
-                        return;
-                    }
-                    self.mark(position, royal, vector, s, own, 1 << next_bit);
-                    next_bit += 1;
-                }
-                break;
+            let (own, steps) = position.first_piece(vector, royal, range);
+            let ours = own != NO_SQUARE
+                && position
+                    .piece(position.board[own as usize])
+                    .is_some_and(|(_, p)| p == player);
+            if !ours {
+                continue;
             }
+            let (pinner, _) = position.first_piece(vector, own, range - steps);
+            if pinner == NO_SQUARE || bits[position.board[pinner as usize] as usize] & kinds == 0 {
+                continue;
+            }
+            if next_bit == 8 {
+                self.overflow = true;
+                return;
+            }
+            self.mark(position, royal, vector, pinner, own, 1 << next_bit);
+            next_bit += 1;
         }
     }
 

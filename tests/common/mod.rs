@@ -1,0 +1,27 @@
+//! What the integration tests share: loading rule files by name.
+
+// Each test crate compiles this module on its own and uses only part of it.
+#![allow(dead_code)]
+
+use fairy::compile::{Ruleset, compile_text};
+
+/// The shipped variants the engine plays, with published perft counts.
+pub const PLAYABLE: [&str; 6] = [
+    "chess",
+    "giveaway",
+    "crazyhouse",
+    "minishogi",
+    "shogi",
+    "amazons",
+];
+
+/// A shipped rule file by name (`chess`), or a test variant by path (`tests/variants/x`).
+pub fn ruleset(name: &str) -> Ruleset {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let path = match name.starts_with("tests/") {
+        true => format!("{dir}/{name}.rules"),
+        false => format!("{dir}/rules/{name}.rules"),
+    };
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    compile_text(&text).unwrap_or_else(|e| panic!("{path} compiles: {e:?}"))
+}
