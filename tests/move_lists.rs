@@ -183,3 +183,9 @@ move_list!(
     "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
     "e2e3 e8d8"
 );
+// A move that puts a hurdle between an enemy grasshopper and the king exposes the king.
+move_list!(
+    grasshopper_new_hurdle_exposes_king,
+    "tests/variants/grasshopper",
+    "4g3/8/8/8/8/8/8/4K1N1 w - - 0 1"
+);

@@ -70,7 +70,7 @@ impl Feature {
             Feature::PeriodicTurns => "periodic turns",
             Feature::Arrows => "arrows",
             Feature::TaggedArrows => "arrows that depend on the move",
-            Feature::TurnConditions => "optional or conditional turn steps",
+            Feature::TurnConditions => "turns other than move, move or drop, and move then shoot",
             Feature::Unblocking => "unblocking",
             Feature::Removal => "removal",
             Feature::PieChoice => "the pie choice",
@@ -269,36 +269,17 @@ impl FeatureUses {
         if turn.every.is_some() {
             self.note(Feature::PeriodicTurns, turn.span);
         }
+        if crate::compile::turn_shape(&turn.body).is_none() {
+            self.note(Feature::TurnConditions, turn.span);
+        }
         self.body(&turn.body, file);
     }
 
     fn body(&mut self, body: &TurnBody, file: &RuleFile) {
         for plan in &body.plans {
-            self.plan_shape(plan);
             for step in &plan.steps {
                 self.step(step, file);
             }
-        }
-    }
-
-    /// The engine plays plans of one move, one drop, or a move then a shot.
-    fn plan_shape(&mut self, plan: &TurnPlan) {
-        let actions: Vec<&Action> = plan.steps.iter().map(|s| &s.action.value).collect();
-        let plain = matches!(
-            actions.as_slice(),
-            [Action::Move(_)] | [Action::Drop(..)] | [Action::Move(_), Action::Shoot(_)]
-        );
-        let restricted = actions.iter().any(|a| match a {
-            Action::Move(pieces) => !pieces.is_empty(),
-            Action::Drop(pieces, zone) => !pieces.is_empty() || zone.is_some(),
-            _ => false,
-        });
-        let conditional = plan
-            .steps
-            .iter()
-            .any(|s| s.optional || s.condition.is_some());
-        if !plain || restricted || conditional {
-            self.note(Feature::TurnConditions, plan.span);
         }
     }
 

@@ -192,6 +192,15 @@ pub struct Ruleset {
     pub plain_attacks: bool,
     /// Some move is allowed only as a piece's first move, so positions track unmoved pieces.
     pub first_moves: bool,
+    /// Per piece code: two of its rules can reach the same square, so its turns are deduplicated.
+    pub overlapping: Vec<bool>,
+    /// Some promotion turns a royal piece into a non-royal one or back, so royal pieces are
+    /// found by scanning rather than tracked.
+    pub royalty_changes: bool,
+    /// Whether any kind is royal.
+    pub royal: bool,
+    /// Whether a capture restarts the count of quiet plies.
+    pub captures_break_quiet: bool,
 }
 
 impl Ruleset {
@@ -217,7 +226,7 @@ impl Ruleset {
     }
 
     pub fn has_royal(&self) -> bool {
-        self.kinds.iter().any(|k| k.royal)
+        self.royal
     }
 }
 
@@ -292,7 +301,11 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         zones,
         castles: Vec::new(),
         castle_clear: Vec::new(),
-        turn: turn_shape(file),
+        turn: file
+            .turns()
+            .next()
+            .map_or(Some(TurnShape::Move), |t| turn_shape(&t.body))
+            .expect("the support check refuses turns the engine does not play"),
         arrows: compiled.arrows,
         capture_to_hand: file.captures().any(|c| c.value == ast::CaptureRule::ToHand),
         compulsory_capture: file
@@ -308,6 +321,10 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         quiet_breakers: 0,
         plain_attacks: false,
         first_moves: false,
+        overlapping: Vec::new(),
+        royalty_changes: false,
+        royal: false,
+        captures_break_quiet: false,
     };
     ruleset.end = end_rules(file, &ruleset);
     ruleset.quiet_breakers = ruleset.end.iter().fold(0, |m, (_, c)| match c {
@@ -317,10 +334,34 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
     setup::place(file, &mut ruleset, &compiled.castle_rules);
     ruleset.attacker_bits = attacker_bits(&ruleset);
     ruleset.first_moves = ruleset.programs.iter().flatten().any(|g| g.first);
+    ruleset.overlapping = ruleset
+        .programs
+        .iter()
+        .map(|gens| overlapping(gens))
+        .collect();
+    ruleset.royal = ruleset.kinds.iter().any(|k| k.royal);
+    ruleset.royalty_changes = ruleset.kinds.iter().any(|k| {
+        k.promotions
+            .iter()
+            .flat_map(|p| &p.targets)
+            .any(|&t| ruleset.kinds[t as usize].royal != k.royal)
+    });
+    // Without a quiet-plies rule the clock counts plies since the last capture, as FEN does.
+    let quiet_rules: Vec<_> = file
+        .end_rules()
+        .filter_map(|r| match &r.condition.value {
+            ast::EndCondition::Quiet(_, breakers) => Some(breakers),
+            _ => None,
+        })
+        .collect();
+    ruleset.captures_break_quiet = quiet_rules.is_empty()
+        || quiet_rules
+            .iter()
+            .any(|b| b.iter().any(|b| b.value == ast::QuietBreaker::Capture));
     ruleset.plain_attacks = ruleset
         .attacks
         .iter()
-        .all(|a| a.leaps.iter().all(|(_, _, path)| path.is_empty()));
+        .all(|a| a.hops.is_empty() && a.leaps.iter().all(|(_, _, path)| path.is_empty()));
     ruleset.zobrist = zobrist::Zobrist::new(&ruleset);
     Ok(ruleset)
 }
@@ -336,26 +377,50 @@ fn attacker_bits(ruleset: &Ruleset) -> Vec<u64> {
     bits
 }
 
-fn turn_shape(file: &RuleFile) -> TurnShape {
-    let Some(turn) = file.turns().next() else {
-        return TurnShape::Move;
-    };
-    let plans: Vec<Vec<&ast::Action>> = turn
-        .body
-        .plans
-        .iter()
-        .map(|p| p.steps.iter().map(|s| &s.action.value).collect())
-        .collect();
-    let has_drop = plans
-        .iter()
-        .any(|p| matches!(p.as_slice(), [ast::Action::Drop(..)]));
-    let shoots = plans
-        .iter()
-        .any(|p| matches!(p.as_slice(), [_, ast::Action::Shoot(_)]));
-    match (has_drop, shoots) {
-        (true, _) => TurnShape::MoveOrDrop,
-        (false, true) => TurnShape::MoveThenShoot,
-        (false, false) => TurnShape::Move,
+/// Whether two rules of one program share a line, so that both may reach the same square.
+fn overlapping(gens: &[Gen]) -> bool {
+    gens.iter()
+        .enumerate()
+        .any(|(i, a)| gens[i + 1..].iter().any(|b| a.vector == b.vector))
+}
+
+/// The shape of a turn the engine plays, or `None` for a turn it does not play yet. This is
+/// the one place that decides: `fairy check` asks it too.
+pub fn turn_shape(body: &ast::TurnBody) -> Option<TurnShape> {
+    #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+    enum Plan {
+        Move,
+        Drop,
+        MoveThenShoot,
+    }
+    let mut plans = Vec::new();
+    for plan in &body.plans {
+        if plan
+            .steps
+            .iter()
+            .any(|s| s.optional || s.condition.is_some())
+        {
+            return None;
+        }
+        let actions: Vec<&ast::Action> = plan.steps.iter().map(|s| &s.action.value).collect();
+        let shape = match actions.as_slice() {
+            [ast::Action::Move(pieces)] if pieces.is_empty() => Plan::Move,
+            [ast::Action::Drop(pieces, None)] if pieces.is_empty() => Plan::Drop,
+            [
+                ast::Action::Move(pieces),
+                ast::Action::Shoot(ast::Shot::Always(_)),
+            ] if pieces.is_empty() => Plan::MoveThenShoot,
+            _ => return None,
+        };
+        plans.push(shape);
+    }
+    plans.sort();
+    plans.dedup();
+    match plans.as_slice() {
+        [Plan::Move] => Some(TurnShape::Move),
+        [Plan::Move, Plan::Drop] => Some(TurnShape::MoveOrDrop),
+        [Plan::MoveThenShoot] => Some(TurnShape::MoveThenShoot),
+        _ => None,
     }
 }
 

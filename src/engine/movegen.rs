@@ -177,6 +177,14 @@ impl Position<'_> {
     }
 
     fn piece_turns(&self, from: Sq, code: Code, out: &mut Vec<Turn>) {
+        let start = out.len();
+        self.program_turns(from, code, out);
+        if self.rules.overlapping[code as usize] {
+            dedupe(out, start);
+        }
+    }
+
+    fn program_turns(&self, from: Sq, code: Code, out: &mut Vec<Turn>) {
         let rules = self.rules;
         let mover = self.to_move;
         for rule in &rules.programs[code as usize] {
@@ -437,4 +445,22 @@ impl Position<'_> {
         }
         out.drain(start..end);
     }
+}
+
+/// Removes turns from `start` on that repeat an earlier one part for part; a repeat that opens
+/// a square to en passant passes that on.
+fn dedupe(out: &mut Vec<Turn>, start: usize) {
+    let mut kept = start;
+    for i in start..out.len() {
+        let turn = out[i];
+        match (start..kept).find(|&j| out[j].parts() == turn.parts()) {
+            Some(j) if out[j].passed == NO_SQUARE => out[j].passed = turn.passed,
+            Some(_) => {}
+            None => {
+                out[kept] = turn;
+                kept += 1;
+            }
+        }
+    }
+    out.truncate(kept);
 }

@@ -119,8 +119,10 @@ impl<'r> Position<'r> {
             .iter()
             .enumerate()
             .any(|(slot, &n)| n > 0 && self.rules.kinds[slot % self.rules.kinds.len()].royal);
-        self.royal_overflow =
-            royal_in_hand || self.rules.players() > MAX_TRACKED || counts.iter().any(|&n| n > 1);
+        self.royal_overflow = royal_in_hand
+            || self.rules.royalty_changes
+            || self.rules.players() > MAX_TRACKED
+            || counts.iter().any(|&n| n > 1);
         self.hash = self.compute_hash();
     }
 
@@ -218,7 +220,7 @@ impl<'r> Position<'r> {
             self.hash ^= z.ep[self.ep as usize];
             self.ep = NO_SQUARE;
         }
-        let mut quiet = !turn.captures;
+        let mut quiet = !(turn.captures && self.rules.captures_break_quiet);
         let mut castling = self.castling;
         for part in turn.parts() {
             if self.rules.first_moves {
