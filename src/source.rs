@@ -34,8 +34,18 @@ pub fn load(path: &str) -> Result<Source, LoadError> {
             "{path}: {size} bytes is too large for a rule file (the limit is {MAX_BYTES} bytes)"
         )));
     }
-    let bytes = std::fs::read(path)
+    // Read at most one byte past the limit: some files (devices, pipes) report no size.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| {
+            std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_BYTES + 1), &mut bytes)
+        })
         .map_err(|e| LoadError::Unreadable(format!("{path}: cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(LoadError::Unreadable(format!(
+            "{path}: too large for a rule file (the limit is {MAX_BYTES} bytes)"
+        )));
+    }
     from_bytes(path, bytes)
 }
 

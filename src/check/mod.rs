@@ -3,6 +3,7 @@
 
 mod board;
 mod endings;
+mod graph;
 mod names;
 mod pieces;
 mod setup;
@@ -61,10 +62,13 @@ pub struct Verdict {
 pub fn check_text(text: &str) -> Verdict {
     match crate::syntax::parse(text) {
         Ok(file) => check(&file),
-        Err(problems) => Verdict {
-            summary: None,
-            problems,
-        },
+        Err(mut problems) => {
+            limit_problems(&mut problems);
+            Verdict {
+                summary: None,
+                problems,
+            }
+        }
     }
 }
 
@@ -77,10 +81,34 @@ pub fn check(file: &RuleFile) -> Verdict {
     let mut problems = checker.problems;
     problems.sort_by_key(|p| (p.span.start, p.span.end));
     let has_errors = problems.iter().any(Problem::is_error);
+    limit_problems(&mut problems);
     Verdict {
         summary: if has_errors { None } else { summary },
         problems,
     }
+}
+
+/// Reports show at most this many problems: past it, the rest add nothing a reader can act on
+/// and only make the report slow to print.
+pub const MAX_PROBLEMS: usize = 50;
+
+/// Keeps the first [`MAX_PROBLEMS`] problems and says how many more there were.
+pub(crate) fn limit_problems(problems: &mut Vec<Problem>) {
+    if problems.len() <= MAX_PROBLEMS {
+        return;
+    }
+    let hidden = problems.split_off(MAX_PROBLEMS);
+    let errors = hidden.iter().filter(|p| p.is_error()).count();
+    let last = problems[MAX_PROBLEMS - 1].span;
+    let message = format!(
+        "{} more problems ({errors} of them errors) are not shown",
+        hidden.len()
+    );
+    let note = match errors {
+        0 => Problem::warning(message, last, "after this one"),
+        _ => Problem::error(message, last, "after this one"),
+    };
+    problems.push(note.with_help("fix these first, then check again"));
 }
 
 /// Players may number this many at most; turn order and bit sets are sized for it.
@@ -104,6 +132,8 @@ struct Checker<'a> {
     captures: Vec<&'a Spanned<CaptureRule>>,
     /// Whether any piece can ever be in a hand: captures go there or a setup puts one there.
     hands_used: bool,
+    /// Piece letters seen so far (in capitals), with their piece and where they were written.
+    letters: std::collections::HashMap<String, (String, Span)>,
 }
 
 impl<'a> Checker<'a> {
@@ -124,6 +154,7 @@ impl<'a> Checker<'a> {
             tags: Names::new("move tag"),
             captures: Vec::new(),
             hands_used: false,
+            letters: Default::default(),
         }
     }
 

@@ -9,6 +9,7 @@ use crate::syntax::ast::{Name, Span};
 pub struct Names {
     kind: &'static str,
     entries: Vec<(String, Span)>,
+    index: std::collections::HashMap<String, usize>,
 }
 
 impl Names {
@@ -16,6 +17,7 @@ impl Names {
         Names {
             kind,
             entries: Vec::new(),
+            index: Default::default(),
         }
     }
 
@@ -32,18 +34,16 @@ impl Names {
             );
             return;
         }
+        self.index.insert(name.value.clone(), self.entries.len());
         self.entries.push((name.value.clone(), name.span));
     }
 
     pub fn span_of(&self, name: &str) -> Option<Span> {
-        self.entries
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, s)| *s)
+        self.index_of(name).map(|i| self.entries[i].1)
     }
 
     pub fn index_of(&self, name: &str) -> Option<usize> {
-        self.entries.iter().position(|(n, _)| n == name)
+        self.index.get(name).copied()
     }
 
     pub fn contains(&self, name: &str) -> bool {
@@ -63,26 +63,39 @@ impl Names {
         if self.contains(&name.value) {
             return true;
         }
-        problems.push(self.unknown(name));
+        // Past the problems a report shows, a suggestion is work no one will read.
+        let suggest = problems.len() < super::MAX_PROBLEMS;
+        problems.push(self.unknown(name, suggest));
         false
     }
 
-    fn unknown(&self, name: &Name) -> Problem {
+    fn unknown(&self, name: &Name, suggest: bool) -> Problem {
         let problem = Problem::error(
             format!("unknown {} `{}`", self.kind, name.value),
             name.span,
             format!("no {} has this name", self.kind),
         );
+        if !suggest {
+            return problem;
+        }
         if let Some(close) = closest(&name.value, self.iter()) {
             return problem.with_help(format!("did you mean `{close}`?"));
         }
         match self.entries.len() {
             0 => problem.with_help(format!("this file declares no {}", plural(self.kind))),
-            _ => problem.with_help(format!(
-                "the {} are: {}",
-                plural(self.kind),
-                self.iter().collect::<Vec<_>>().join(", ")
-            )),
+            n => {
+                const SHOWN: usize = 12;
+                let listed: Vec<&str> = self.iter().take(SHOWN).collect();
+                let more = match n > SHOWN {
+                    true => format!(" and {} more", n - SHOWN),
+                    false => String::new(),
+                };
+                problem.with_help(format!(
+                    "the {} are: {}{more}",
+                    plural(self.kind),
+                    listed.join(", ")
+                ))
+            }
         }
     }
 }
@@ -97,8 +110,15 @@ fn plural(kind: &str) -> String {
 
 /// The candidate most like `word`, if any is close enough to be a likely typo.
 pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(1);
+    // Longer words are not typos worth suggesting, and would make the comparison slow.
+    const LONGEST: usize = 64;
+    let length = word.chars().count();
+    if length > LONGEST {
+        return None;
+    }
+    let limit = (length / 3).max(1);
     candidates
+        .filter(|c| c.len() <= LONGEST * 4 && c.chars().count().abs_diff(length) <= limit)
         .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)

@@ -1,7 +1,7 @@
 //! Pieces: letters, move rules and their modifiers, promotion, drop limits, grants, castling.
 
-use super::zones::{ForPlayers, reaches};
-use super::{Checker, DirectionUse};
+use super::zones::ForPlayers;
+use super::{Checker, DirectionUse, graph};
 use crate::diagnostic::Problem;
 use crate::geometry::{self, DirectionSet};
 use crate::syntax::ast::*;
@@ -69,20 +69,21 @@ impl Checker<'_> {
                     )),
             );
         }
-        let decls = self.piece_decls.clone();
-        let earlier = decls
-            .iter()
-            .take_while(|p| !std::ptr::eq(**p, piece))
-            .find(|p| p.letter.value.eq_ignore_ascii_case(&letter.value));
-        if let Some(earlier) = earlier {
-            self.error(
-                Problem::error(
+        let key = letter.value.to_uppercase();
+        match self.letters.get(&key) {
+            Some((owner, first)) => {
+                let problem = Problem::error(
                     format!("letter `{}` is used twice", letter.value),
                     letter.span,
-                    format!("`{}` already has it", earlier.name.value),
+                    format!("`{owner}` already has it"),
                 )
-                .with_note(earlier.letter.span, "first used here"),
-            );
+                .with_note(*first, "first used here");
+                self.error(problem);
+            }
+            None => {
+                self.letters
+                    .insert(key, (piece.name.value.clone(), letter.span));
+            }
         }
     }
 
@@ -409,6 +410,11 @@ fn passes_squares(rule: &MoveRule) -> bool {
 /// Reports pieces whose `like` references go round in a circle.
 pub(super) fn check_like_cycles(checker: &mut Checker<'_>) {
     let decls = checker.piece_decls.clone();
+    let index: std::collections::HashMap<&str, usize> = decls
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.name.value.as_str(), i))
+        .collect();
     let likes: Vec<Vec<usize>> = decls
         .iter()
         .map(|piece| {
@@ -423,26 +429,16 @@ pub(super) fn check_like_cycles(checker: &mut Checker<'_>) {
                                 ..
                             },
                         ..
-                    }) => decls.iter().position(|p| p.name.value == name.value),
+                    }) => index.get(name.value.as_str()).copied(),
                     _ => None,
                 })
                 .collect()
         })
         .collect();
-    let mut reported = vec![false; decls.len()];
-    for (index, piece) in decls.iter().enumerate() {
-        if reported[index] {
-            continue;
-        }
-        // The other pieces on a circle through this one; `like` itself is reported elsewhere.
-        let others: Vec<usize> = (0..decls.len())
-            .filter(|&i| i != index && reaches(&likes, index, i) && reaches(&likes, i, index))
-            .collect();
-        if others.is_empty() {
-            continue;
-        }
-        others.iter().for_each(|&i| reported[i] = true);
-        let names: Vec<String> = others
+    // A piece `like` itself is reported where it is written; here only longer circles.
+    for cycle in graph::cycles(&likes).into_iter().filter(|c| c.len() > 1) {
+        let piece = decls[cycle[0]];
+        let others: Vec<String> = cycle[1..]
             .iter()
             .map(|&i| format!("`{}`", decls[i].name.value))
             .collect();
@@ -455,7 +451,7 @@ pub(super) fn check_like_cycles(checker: &mut Checker<'_>) {
                 piece.name.span,
                 format!(
                     "its `like` rules lead back to it through {}",
-                    names.join(", ")
+                    others.join(", ")
                 ),
             )
             .with_help("write the moves out in one of the pieces"),

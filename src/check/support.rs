@@ -146,6 +146,8 @@ pub(super) fn report_unsupported(checker: &mut Checker<'_>) {
 #[derive(Default)]
 struct FeatureUses {
     first: Vec<(Feature, Span)>,
+    /// Zones that depend on where pieces stand.
+    dynamic: std::collections::HashSet<String>,
 }
 
 impl FeatureUses {
@@ -156,12 +158,13 @@ impl FeatureUses {
     }
 
     fn collect(&mut self, file: &RuleFile) {
+        self.dynamic = crate::compile::zones::dynamic_zones(file);
         let players: Vec<_> = file.players().collect();
         if let Some(extra) = players.get(2) {
             self.note(Feature::MoreThanTwoPlayers, extra.span);
         }
         for piece in file.pieces() {
-            self.piece(piece, file);
+            self.piece(piece);
         }
         for rule in file.captures() {
             let feature = match rule.value {
@@ -177,12 +180,12 @@ impl FeatureUses {
         }
         for phase in file.phases() {
             self.note(Feature::Phases, phase.name.span);
-            phase.turns.iter().for_each(|t| self.turn(t, file));
+            phase.turns.iter().for_each(|t| self.turn(t));
         }
-        file.turns().for_each(|t| self.turn(t, file));
+        file.turns().for_each(|t| self.turn(t));
         for trigger in file.triggers() {
             self.note(Feature::Triggers, trigger.span);
-            self.body(&trigger.body, file);
+            self.body(&trigger.body);
         }
         for rule in file.end_rules() {
             let feature = match rule.condition.value {
@@ -196,20 +199,20 @@ impl FeatureUses {
         self.first.sort_by_key(|(_, span)| span.start);
     }
 
-    fn piece(&mut self, piece: &Piece, file: &RuleFile) {
+    fn piece(&mut self, piece: &Piece) {
         for clause in &piece.clauses {
             match clause {
                 PieceClause::Royal(span) => self.note(Feature::RoyalPieces, *span),
-                PieceClause::Move(rule) => self.move_rule(rule, file),
+                PieceClause::Move(rule) => self.move_rule(rule),
                 PieceClause::Promote(p) => {
                     self.note(Feature::Promotion, p.span);
-                    self.zone(&p.zone, file);
+                    self.zone(&p.zone);
                 }
                 PieceClause::Drop(d) => {
                     self.note(Feature::DropLimits, d.span);
                     for limit in &d.limits {
                         if let DropLimit::Inside(z) | DropLimit::Outside(z) = &limit.value {
-                            self.zone(z, file);
+                            self.zone(z);
                         }
                     }
                 }
@@ -231,13 +234,13 @@ impl FeatureUses {
         }
     }
 
-    fn zone(&mut self, zone: &ZoneExpr, file: &RuleFile) {
-        if crate::compile::zones::is_dynamic(zone, file) {
+    fn zone(&mut self, zone: &ZoneExpr) {
+        if crate::compile::zones::is_dynamic(zone, &self.dynamic) {
             self.note(Feature::ZonesNearPieces, zone.span);
         }
     }
 
-    fn move_rule(&mut self, rule: &MoveRule, file: &RuleFile) {
+    fn move_rule(&mut self, rule: &MoveRule) {
         let feature = match rule.atom.value {
             Atom::Hop(..) => Feature::Hoppers,
             Atom::Anywhere => Feature::Anywhere,
@@ -259,37 +262,37 @@ impl FeatureUses {
             match &modifier.value {
                 Modifier::EnPassant => self.note(Feature::EnPassant, modifier.span),
                 Modifier::First => self.note(Feature::FirstMove, modifier.span),
-                Modifier::From(zone) => self.zone(zone, file),
+                Modifier::From(zone) => self.zone(zone),
                 Modifier::Lame | Modifier::Passable | Modifier::Tag(_) => {}
             }
         }
     }
 
-    fn turn(&mut self, turn: &Turn, file: &RuleFile) {
+    fn turn(&mut self, turn: &Turn) {
         if turn.every.is_some() {
             self.note(Feature::PeriodicTurns, turn.span);
         }
         if crate::compile::turn_shape(&turn.body).is_none() {
             self.note(Feature::TurnConditions, turn.span);
         }
-        self.body(&turn.body, file);
+        self.body(&turn.body);
     }
 
-    fn body(&mut self, body: &TurnBody, file: &RuleFile) {
+    fn body(&mut self, body: &TurnBody) {
         for plan in &body.plans {
             for step in &plan.steps {
-                self.step(step, file);
+                self.step(step);
             }
         }
     }
 
-    fn step(&mut self, step: &TurnStep, file: &RuleFile) {
+    fn step(&mut self, step: &TurnStep) {
         let span = step.action.span;
         match &step.action.value {
             Action::Drop(_, zone) => {
                 self.note(Feature::Drops, span);
                 if let Some(zone) = zone {
-                    self.zone(zone, file);
+                    self.zone(zone);
                 }
             }
             Action::Shoot(Shot::Always(_)) => self.note(Feature::Arrows, span),

@@ -1,6 +1,6 @@
 //! Zones: named and inline square sets, checked against the board and the players.
 
-use super::Checker;
+use super::{Checker, graph};
 use crate::diagnostic::Problem;
 use crate::syntax::ast::*;
 
@@ -186,6 +186,11 @@ impl Checker<'_> {
 /// Reports zones defined in terms of themselves, once per cycle.
 pub(super) fn check_zone_cycles(checker: &mut Checker<'_>) {
     let decls = checker.zone_decls.clone();
+    let index: std::collections::HashMap<&str, usize> = decls
+        .iter()
+        .enumerate()
+        .map(|(i, z)| (z.name.value.as_str(), i))
+        .collect();
     let refs: Vec<Vec<usize>> = decls
         .iter()
         .map(|zone| {
@@ -198,27 +203,16 @@ pub(super) fn check_zone_cycles(checker: &mut Checker<'_>) {
             }
             names
                 .iter()
-                .filter_map(|n| decls.iter().position(|z| z.name.value == **n))
+                .filter_map(|n| index.get(n.as_str()).copied())
                 .collect()
         })
         .collect();
-    let mut reported = vec![false; decls.len()];
-    for start in 0..decls.len() {
-        if reported[start] || !reaches(&refs, start, start) {
-            continue;
-        }
-        for (index, flag) in reported.iter_mut().enumerate() {
-            if reaches(&refs, start, index) && reaches(&refs, index, start) {
-                *flag = true;
-            }
-        }
+    for cycle in graph::cycles(&refs) {
+        let zone = decls[cycle[0]];
         checker.error(
             Problem::error(
-                format!(
-                    "zone `{}` is defined in terms of itself",
-                    decls[start].name.value
-                ),
-                decls[start].name.span,
+                format!("zone `{}` is defined in terms of itself", zone.name.value),
+                zone.name.span,
                 "this zone refers back to itself",
             )
             .with_help("a zone may use other zones, but not in a circle"),
@@ -233,19 +227,4 @@ fn references<'a>(expr: &'a ZoneExpr, out: &mut Vec<&'a String>) {
         ZoneKind::Ref(name) => out.push(&name.value),
         _ => {}
     }
-}
-
-/// Whether `to` can be reached from `from` by one or more references.
-pub(super) fn reaches(refs: &[Vec<usize>], from: usize, to: usize) -> bool {
-    let mut seen = vec![false; refs.len()];
-    let mut stack = refs[from].clone();
-    while let Some(next) = stack.pop() {
-        if next == to {
-            return true;
-        }
-        if !std::mem::replace(&mut seen[next], true) {
-            stack.extend(&refs[next]);
-        }
-    }
-    false
 }

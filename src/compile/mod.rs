@@ -260,7 +260,10 @@ pub enum Failure {
 
 /// Parses, checks and compiles a rule file's text.
 pub fn compile_text(text: &str) -> Result<Ruleset, Failure> {
-    let file = crate::syntax::parse(text).map_err(Failure::Invalid)?;
+    let file = crate::syntax::parse(text).map_err(|mut problems| {
+        check::limit_problems(&mut problems);
+        Failure::Invalid(problems)
+    })?;
     let verdict = check::check(&file);
     let Some(summary) = verdict.summary else {
         return Err(Failure::Invalid(verdict.problems));
@@ -280,7 +283,9 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         .iter()
         .map(|p| p.forward.as_ref().map(|f| f.value))
         .collect();
-    let mut compiler = pieces::PieceCompiler::new(file, &mut geometry, &forward);
+    let board_only = geometry.clone();
+    let evaluator = zones::Zones::new(file, &board_only, &forward);
+    let mut compiler = pieces::PieceCompiler::new(file, &mut geometry, &forward, &evaluator);
     let compiled = compiler.compile();
     let zones = compiler.zones;
     let mut ruleset = Ruleset {

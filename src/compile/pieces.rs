@@ -30,6 +30,7 @@ pub struct PieceCompiler<'a> {
     geometry: &'a mut Geometry,
     forward: &'a [Option<Compass>],
     pieces: Vec<&'a ast::Piece>,
+    evaluator: &'a zones::Zones<'a>,
     pub zones: Vec<Vec<bool>>,
 }
 
@@ -49,12 +50,14 @@ impl<'a> PieceCompiler<'a> {
         file: &'a RuleFile,
         geometry: &'a mut Geometry,
         forward: &'a [Option<Compass>],
+        evaluator: &'a zones::Zones<'a>,
     ) -> Self {
         PieceCompiler {
             file,
             geometry,
             forward,
             pieces: file.pieces().collect(),
+            evaluator,
             zones: Vec::new(),
         }
     }
@@ -173,14 +176,8 @@ impl<'a> PieceCompiler<'a> {
     /// Registers a zone, evaluated for every player, and returns its index.
     fn zone(&mut self, expr: &ast::ZoneExpr) -> u16 {
         let mut set = Vec::with_capacity(self.players() * self.geometry.squares());
-        for (player, &forward) in self.forward.iter().enumerate() {
-            set.extend(zones::evaluate(
-                expr,
-                player,
-                forward,
-                self.geometry,
-                self.file,
-            ));
+        for player in 0..self.players() {
+            set.extend(self.evaluator.evaluate(expr, player));
         }
         if let Some(existing) = self.zones.iter().position(|z| *z == set) {
             return existing as u16;

@@ -13,6 +13,14 @@ use crate::geometry;
 
 /// Parses a Betza string whose first character sits at byte `base` of the rule file.
 pub fn parse(text: &str, base: usize) -> Result<Vec<MoveRule>, Problem> {
+    if let Some((at, c)) = text.char_indices().find(|(_, c)| !c.is_ascii()) {
+        let span = Span::new(base + at, base + at + c.len_utf8());
+        return Err(betza_error(
+            &format!("`{c}` is not a Betza letter"),
+            span,
+            "not ASCII",
+        ));
+    }
     let bytes = text.as_bytes();
     let mut rules = Vec::new();
     let mut i = 0;

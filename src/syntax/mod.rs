@@ -100,7 +100,7 @@ fn syntax_problem(
     } else if found.is_empty() {
         "unfinished item".to_string()
     } else {
-        format!("unexpected `{}`", found.escape_debug())
+        format!("unexpected `{}`", shortened(found).escape_debug())
     };
     let problem = Problem::error(message, span, format!("expected {expected}{after}"));
     let keyword = RulesParser::parse(Rule::reserved, &text[start..])
@@ -120,6 +120,14 @@ fn syntax_problem(
 
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '-' || c == '_' || c == '+'
+}
+
+/// A word as quoted in a message: at most 40 characters of it.
+fn shortened(word: &str) -> String {
+    match word.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &word[..cut]),
+        None => word.to_string(),
+    }
 }
 
 /// The word, or else the single character, at the start of `rest`.
