@@ -189,3 +189,10 @@ move_list!(
     "tests/variants/grasshopper",
     "4g3/8/8/8/8/8/8/4K1N1 w - - 0 1"
 );
+// A promotion to a second royal King: afterwards both must stay safe.
+move_list!(
+    promotion_to_a_second_royal_king,
+    "tests/variants/royal-promotion",
+    "7k/P7/8/8/8/8/7r/4K3 w - - 0 1",
+    "a7a8k h2a2"
+);

@@ -175,3 +175,12 @@ fn every_part_kind_makes_and_unmakes() {
     assert!(!position.swapped);
     assert_eq!(state(&mut position), before);
 }
+
+/// Pieces in hand whose letters carry a `+` are written and read back.
+#[test]
+fn hands_with_promoted_letters_round_trip() {
+    let rules = ruleset("shogi");
+    let text = "4k4/9/9/9/9/9/9/9/4K4[P+Pp] w - - 0 1";
+    let mut position = fen::read(&rules, text).expect("valid");
+    assert_eq!(fen::write(&mut position), text);
+}

@@ -1,7 +1,6 @@
 //! The end of the game: conditions, and whether the file can say them.
 
 use super::Checker;
-use super::pieces::is_royal;
 use crate::diagnostic::Problem;
 use crate::syntax::ast::*;
 
@@ -40,7 +39,7 @@ impl Checker<'_> {
     }
 
     fn require_royal(&mut self, span: Span) {
-        if self.piece_decls.iter().any(is_royal) {
+        if self.has_royal() {
             return;
         }
         self.error(

@@ -13,6 +13,7 @@ mod zones;
 
 pub use board::{BoardShape, MAX_SIDE};
 pub use names::closest;
+pub use setup::MAX_PERFT_DEPTH;
 
 use crate::diagnostic::Problem;
 use crate::geometry::DirectionSet;
@@ -305,7 +306,44 @@ impl<'a> Checker<'a> {
         self.check_setups_together();
         self.check_tests_together();
         pieces::check_like_cycles(self);
+        self.check_kind_count();
         support::report_unsupported(self);
+    }
+
+    /// Each piece kind, and each promoted form of one, gets a code per player in one byte and a
+    /// bit in a 64-bit mask.
+    fn check_kind_count(&mut self) {
+        let mut edges: Vec<(&str, &str)> = Vec::new();
+        for piece in &self.piece_decls {
+            for clause in &piece.clauses {
+                let PieceClause::Promote(promotion) = clause else {
+                    continue;
+                };
+                for target in &promotion.targets {
+                    let edge = (piece.name.value.as_str(), target.value.as_str());
+                    if !edges.contains(&edge) {
+                        edges.push(edge);
+                    }
+                }
+            }
+        }
+        let kinds = self.piece_decls.len() + edges.len();
+        let players = self.player_decls.len().max(1);
+        let most = 63.min(253 / players);
+        if kinds > most {
+            let span = self
+                .piece_decls
+                .last()
+                .map_or(Span::new(0, 0), |p| p.name.span);
+            self.error(
+                Problem::error(
+                    format!("{kinds} piece kinds, counting promoted forms; at most {most} with {players} players"),
+                    span,
+                    "too many kinds",
+                )
+                .with_help("each promotion target counts once more for each piece that promotes to it"),
+            );
+        }
     }
 
     fn check_capture_rules(&mut self) {
@@ -338,6 +376,10 @@ impl<'a> Checker<'a> {
                 self.check_directions(directions, rule.span, DirectionUse::Lines);
             }
         }
+    }
+
+    fn has_royal(&self) -> bool {
+        self.piece_decls.iter().any(|p| p.is_royal())
     }
 
     fn captures_nothing(&self) -> Option<Span> {

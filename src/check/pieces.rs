@@ -263,11 +263,15 @@ impl Checker<'_> {
             ),
             Modifier::Passable if !passes_squares(rule) => self.error(
                 Problem::error(
-                    "`passable` needs a move that passes squares",
+                    "`passable` needs a lame leap",
                     modifier.span,
-                    "nothing is passed",
+                    "no square here can be taken en passant",
                 )
-                .with_help("use it on a lame leap or a slide, such as `leap (0,2) lame passable`"),
+                .with_help("en passant takes the piece on the square its lame leap passed, as in `leap (0,2) lame passable`"),
+            ),
+            Modifier::EnPassant if matches!(rule.atom.value, Atom::Hop(..) | Atom::Anywhere) => self.error(
+                Problem::error("en passant needs a step, slide, leap or ride", modifier.span, "not on this move")
+                    .with_help("en passant lands on the square a passable move passed"),
             ),
             _ => {}
         }
@@ -322,7 +326,7 @@ impl Checker<'_> {
                 DropLimit::Outside(zone) | DropLimit::Inside(zone) => {
                     self.check_zone_expr(zone, ForPlayers::All)
                 }
-                DropLimit::NoMate if !self.piece_decls.iter().any(is_royal) => self.error(
+                DropLimit::NoMate if !self.has_royal() => self.error(
                     Problem::error(
                         "`no-mate` with no royal piece",
                         limit.span,
@@ -371,7 +375,7 @@ impl Checker<'_> {
             .conditions
             .iter()
             .find(|c| c.value == CastleCondition::Safe);
-        if let Some(safe) = safe.filter(|_| !royal && !is_royal(&piece)) {
+        if let Some(safe) = safe.filter(|_| !royal && !piece.is_royal()) {
             self.error(
                 Problem::error(
                     format!(
@@ -387,24 +391,16 @@ impl Checker<'_> {
     }
 }
 
-pub(super) fn is_royal(piece: &&Piece) -> bool {
-    piece
-        .clauses
-        .iter()
-        .any(|c| matches!(c, PieceClause::Royal(_)))
-}
-
 /// Whether a leap crosses squares on its way, so that `lame` can mean something.
 fn has_path(atom: &Atom) -> bool {
     matches!(atom, Atom::Leap(v, _) if v.value.0.abs().max(v.value.1.abs()) >= 2)
 }
 
+/// Whether a move passes a square en passant can take it on: the engine opens the first square
+/// of a lame leap's path.
 fn passes_squares(rule: &MoveRule) -> bool {
     let lame = rule.modifiers.iter().any(|m| m.value == Modifier::Lame);
-    match &rule.atom.value {
-        Atom::Slide(..) | Atom::Ride(..) => true,
-        atom => lame && has_path(atom),
-    }
+    lame && has_path(&rule.atom.value)
 }
 
 /// Reports pieces whose `like` references go round in a circle.

@@ -1,14 +1,27 @@
 //! The start position and the tests written in a rule file.
 
 use super::Checker;
+
+/// The deepest perft a test may ask for, as on the command line.
+pub const MAX_PERFT_DEPTH: u32 = 64;
 use crate::diagnostic::Problem;
 use crate::syntax::ast::*;
 
 impl Checker<'_> {
     pub(super) fn check_setup(&mut self, setup: &Setup) {
         self.players.resolve(&setup.player, &mut self.problems);
+        let mut counts: std::collections::HashMap<&str, usize> = Default::default();
         for piece in &setup.hand {
             self.pieces.resolve(piece, &mut self.problems);
+            let count = counts.entry(&piece.value).or_default();
+            *count += 1;
+            if *count == 256 {
+                self.error(Problem::error(
+                    "at most 255 pieces of a kind can be in hand",
+                    piece.span,
+                    "the 256th",
+                ));
+            }
         }
         for placement in &setup.placements {
             self.pieces.resolve(&placement.piece, &mut self.problems);
@@ -109,6 +122,13 @@ impl Checker<'_> {
                     "perft depth starts at 1",
                     depth.span,
                     "depth 0",
+                ));
+            }
+            if depth.value > MAX_PERFT_DEPTH {
+                self.error(Problem::error(
+                    format!("perft depth goes up to {MAX_PERFT_DEPTH}"),
+                    depth.span,
+                    "too deep to ever finish",
                 ));
             }
             if let Some(first) = depths.iter().find(|d| d.value == depth.value) {

@@ -59,16 +59,14 @@ impl Checker<'_> {
                 CounterEvent::Lost(piece) => {
                     self.pieces.resolve(piece, &mut self.problems);
                 }
-                CounterEvent::Checked if !self.piece_decls.iter().any(super::pieces::is_royal) => {
-                    self.error(
-                        Problem::error(
-                            "`checked` with no royal piece",
-                            rule.event.span,
-                            "nothing can be checked",
-                        )
-                        .with_help("mark the king `royal`"),
+                CounterEvent::Checked if !self.has_royal() => self.error(
+                    Problem::error(
+                        "`checked` with no royal piece",
+                        rule.event.span,
+                        "nothing can be checked",
                     )
-                }
+                    .with_help("mark the king `royal`"),
+                ),
                 CounterEvent::Checked | CounterEvent::TurnEnd => {}
             }
         }
@@ -312,6 +310,20 @@ impl Checker<'_> {
 
     fn check_arrow_rules(&mut self, rules: &[MoveRule]) {
         for rule in rules {
+            if matches!(
+                rule.atom.value,
+                Atom::Hop(..) | Atom::Anywhere | Atom::Like(_)
+            ) {
+                self.error(
+                    Problem::error(
+                        "an arrow flies by step, slide, leap or ride",
+                        rule.atom.span,
+                        "not this way",
+                    )
+                    .with_help("write the arrow's lines out, such as `slide all`"),
+                );
+                continue;
+            }
             self.check_move_rule(rule, RuleContext::Arrow, None);
         }
     }

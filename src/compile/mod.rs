@@ -336,7 +336,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         EndCondition::Quiet(_, kinds) => m | kinds,
         _ => m,
     });
-    setup::place(file, &mut ruleset, &compiled.castle_rules);
+    setup::place(file, &mut ruleset, &compiled.castle_rules)?;
     ruleset.attacker_bits = attacker_bits(&ruleset);
     ruleset.first_moves = ruleset.programs.iter().flatten().any(|g| g.first);
     ruleset.overlapping = ruleset

@@ -73,7 +73,7 @@ impl<'a> PieceCompiler<'a> {
             kinds.push(Kind {
                 name: piece.name.value.clone(),
                 letter: piece.letter.value.clone(),
-                royal: is_royal(piece),
+                royal: piece.is_royal(),
                 demotes_to: kinds.len() as u8,
                 promoted: false,
                 promotions: Vec::new(),
@@ -321,13 +321,6 @@ impl<'a> PieceCompiler<'a> {
         }
         out
     }
-}
-
-fn is_royal(piece: &ast::Piece) -> bool {
-    piece
-        .clauses
-        .iter()
-        .any(|c| matches!(c, ast::PieceClause::Royal(_)))
 }
 
 fn range_of(up_to: &Option<ast::Spanned<u32>>) -> u16 {

@@ -1,10 +1,15 @@
 //! The start position and the castling rights it implies.
 
 use super::pieces::{CastleRule, absolute};
-use super::{CastleRight, EMPTY, NO_SQUARE, Ruleset, Sq};
+use super::{CastleRight, EMPTY, NO_SQUARE, Ruleset, Sq, Unsupported};
+use crate::check::support::Feature;
 use crate::syntax::ast::RuleFile;
 
-pub fn place(file: &RuleFile, ruleset: &mut Ruleset, castle_rules: &[CastleRule]) {
+pub fn place(
+    file: &RuleFile,
+    ruleset: &mut Ruleset,
+    castle_rules: &[CastleRule],
+) -> Result<(), Unsupported> {
     let squares = ruleset.geometry.squares();
     ruleset.start_board = vec![EMPTY; squares];
     ruleset.start_hands = vec![0; ruleset.players() * ruleset.kinds.len()];
@@ -33,7 +38,7 @@ pub fn place(file: &RuleFile, ruleset: &mut Ruleset, castle_rules: &[CastleRule]
             ruleset.start_hands[player * ruleset.kinds.len() + kind] += 1;
         }
     }
-    castling(ruleset, castle_rules);
+    castling(ruleset, castle_rules)
 }
 
 fn kind_index(ruleset: &Ruleset, name: &str) -> usize {
@@ -46,7 +51,7 @@ fn kind_index(ruleset: &Ruleset, name: &str) -> usize {
 
 /// One right per royal piece and partner in the start position that face each other along a
 /// castling direction, the partner beyond the royal piece's landing square.
-fn castling(ruleset: &mut Ruleset, rules: &[CastleRule]) {
+fn castling(ruleset: &mut Ruleset, rules: &[CastleRule]) -> Result<(), Unsupported> {
     let squares = ruleset.geometry.squares();
     for rule in rules {
         for player in 0..ruleset.players() {
@@ -64,12 +69,21 @@ fn castling(ruleset: &mut Ruleset, rules: &[CastleRule]) {
         }
     }
     ruleset.castle_clear = vec![0; squares];
+    if ruleset.castles.len() > MAX_CASTLING_RIGHTS {
+        return Err(Unsupported(vec![Feature::ManyCastlingRights]));
+    }
     for (bit, right) in ruleset.castles.iter().enumerate() {
         ruleset.castle_clear[right.king_from as usize] |= 1 << bit;
         ruleset.castle_clear[right.rook_from as usize] |= 1 << bit;
     }
-    ruleset.start_castling = (1u32 << ruleset.castles.len().min(31)) - 1;
+    ruleset.start_castling = u32::MAX
+        .checked_shr(32 - ruleset.castles.len() as u32)
+        .unwrap_or(0);
+    Ok(())
 }
+
+/// Castling rights are bits of a `u32`.
+const MAX_CASTLING_RIGHTS: usize = 32;
 
 fn right_along(
     ruleset: &Ruleset,

@@ -30,16 +30,21 @@ impl Position<'_> {
         if quiet {
             pins.compute(self, royal, mover, attacker);
         }
+        let rules = self.rules;
         out.retain(|turn| {
             let main = turn.main();
-            let plain = quiet
-                && turn.parts().len() == 1
-                && matches!(main.kind, PartKind::Move | PartKind::Promote)
-                && main.from != royal;
-            if plain {
-                pins.allows(main.from, main.to)
-            } else {
-                self.is_legal(turn, mover)
+            let single = quiet && turn.parts().len() == 1;
+            match main.kind {
+                PartKind::Move | PartKind::Promote if single && main.from != royal => {
+                    pins.allows(main.from, main.to)
+                }
+                // A drop only adds a piece, so it cannot expose the royal piece.
+                PartKind::Drop
+                    if single && !rules.kinds[rules.split(main.piece).0].drops.no_mate =>
+                {
+                    true
+                }
+                _ => self.is_legal(turn, mover),
             }
         });
         self.pins = pins;
@@ -199,10 +204,13 @@ impl Position<'_> {
                 self.hop_turns(from, code, rule, out);
                 continue;
             }
+            if !self.path_clear(rule, from) {
+                continue;
+            }
             let mut to = from;
             for _ in 0..rule.range {
                 to = rules.geometry.step(rule.vector, to);
-                if to == NO_SQUARE || !self.path_clear(rule, from) {
+                if to == NO_SQUARE {
                     break;
                 }
                 let target = self.board[to as usize];
@@ -392,11 +400,17 @@ impl Position<'_> {
             }
             let code = rules.code(kind, mover);
             let limits = &rules.kinds[kind].drops;
+            let taken_files = if limits.one_per_file {
+                self.files_holding(code)
+            } else {
+                0
+            };
             for to in 0..self.board.len() as Sq {
+                let file = rules.geometry.coords[to as usize].0;
                 if self.board[to as usize] != EMPTY
                     || limits.inside.iter().any(|&z| !rules.in_zone(z, mover, to))
                     || limits.outside.iter().any(|&z| rules.in_zone(z, mover, to))
-                    || (limits.one_per_file && self.on_file(to, code))
+                    || taken_files & (1 << file) != 0
                 {
                     continue;
                 }
@@ -410,13 +424,13 @@ impl Position<'_> {
         }
     }
 
-    /// Whether a piece with this exact code stands on the file of `sq`.
-    fn on_file(&self, sq: Sq, code: Code) -> bool {
-        let file = self.rules.geometry.coords[sq as usize].0;
+    /// The files, as bits, on which a piece with exactly this code stands.
+    fn files_holding(&self, code: Code) -> u32 {
         self.board
             .iter()
             .zip(&self.rules.geometry.coords)
-            .any(|(&c, &(f, _))| c == code && f == file)
+            .filter(|(c, _)| **c == code)
+            .fold(0, |files, (_, &(f, _))| files | 1 << f)
     }
 
     /// Replaces each move from `start` on by the move followed by each arrow it can shoot.
@@ -430,8 +444,7 @@ impl Position<'_> {
                 let mut to = main.to;
                 for _ in 0..rule.range {
                     to = self.rules.geometry.step(rule.vector, to);
-                    // The square just left counts as empty.
-                    if to == NO_SQUARE || (self.board[to as usize] != EMPTY && to != main.from) {
+                    if to == NO_SQUARE || !empty_after(&self.board, &turn, to) {
                         break;
                     }
                     out.push(turn.with(Part {
@@ -445,6 +458,23 @@ impl Position<'_> {
         }
         out.drain(start..end);
     }
+}
+
+/// Whether `sq` is empty once the turn's moves are made: squares just left count as empty, and
+/// squares just entered (by a castling partner, say) as occupied.
+fn empty_after(board: &[Code], turn: &Turn, sq: Sq) -> bool {
+    let mut empty = board[sq as usize] == EMPTY;
+    for part in turn.parts() {
+        if matches!(part.kind, PartKind::Move | PartKind::Promote) {
+            if part.from == sq {
+                empty = true;
+            }
+            if part.to == sq {
+                empty = false;
+            }
+        }
+    }
+    empty
 }
 
 /// Removes turns from `start` on that repeat an earlier one part for part; a repeat that opens

@@ -63,7 +63,8 @@ pub struct Position<'r> {
     /// Whether the piece on each square has not moved yet (kept when a rule is `first`).
     pub unmoved: Vec<bool>,
     undo: Vec<Undo>,
-    captured: Vec<(Sq, Code)>,
+    /// Captured pieces: where, what, and the hand slot it went to (if any).
+    captured: Vec<(Sq, Code, Option<usize>)>,
     /// Earlier values of `unmoved`, to restore on unmake.
     unmoved_log: Vec<(Sq, bool)>,
 }
@@ -184,17 +185,19 @@ impl<'r> Position<'r> {
     /// rules say so, as the kind it demotes to.
     fn capture(&mut self, sq: Sq, capturer: usize) {
         let code = self.board[sq as usize];
-        self.captured.push((sq, code));
+        let mut to_hand = None;
         if let Some((kind, player)) = self.piece(code) {
-            if self.rules.capture_to_hand {
-                let base = self.rules.kinds[kind].demotes_to as usize;
-                let slot = self.hand_slot(capturer, base);
-                self.set_hand(slot, self.hands[slot].saturating_add(1));
+            let slot = self.hand_slot(capturer, self.rules.kinds[kind].demotes_to as usize);
+            // A full hand (255 of a kind) takes no more; unmake then gives none back.
+            if self.rules.capture_to_hand && self.hands[slot] < u8::MAX {
+                self.set_hand(slot, self.hands[slot] + 1);
+                to_hand = Some(slot);
             }
             if self.rules.kinds[kind].royal && player < MAX_TRACKED && self.royals[player] == sq {
                 self.royals[player] = NO_SQUARE;
             }
         }
+        self.captured.push((sq, code, to_hand));
         self.put(sq, EMPTY);
     }
 
@@ -225,7 +228,11 @@ impl<'r> Position<'r> {
         for part in turn.parts() {
             if self.rules.first_moves {
                 self.note_unmoved(part.from, false);
-                self.note_unmoved(part.to, part.kind == PartKind::Drop);
+                // A dropped piece counts as unmoved where the start position has it, as when
+                // a position is read.
+                let fresh = part.kind == PartKind::Drop
+                    && self.rules.start_board[part.to as usize] == part.piece;
+                self.note_unmoved(part.to, fresh);
             }
             match part.kind {
                 PartKind::Move | PartKind::Promote => {
@@ -269,10 +276,14 @@ impl<'r> Position<'r> {
             self.ep_player = self.next_player(mover) as u8;
             self.hash ^= z.ep[self.ep as usize];
         }
-        self.halfmove = if quiet { self.halfmove + 1 } else { 0 };
+        self.halfmove = if quiet {
+            self.halfmove.saturating_add(1)
+        } else {
+            0
+        };
         let next = self.next_player(mover);
         if next == 0 {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.hash ^= z.to_move[mover] ^ z.to_move[next];
         self.to_move = next;
@@ -305,7 +316,7 @@ impl<'r> Position<'r> {
                     };
                     self.board[part.to as usize] = EMPTY;
                     self.board[part.from as usize] = original;
-                    self.restore_capture_at(part.to, undo.captured, mover);
+                    self.restore_capture_at(part.to, undo.captured);
                 }
                 PartKind::Drop => {
                     let (kind, _) = self.rules.split(part.piece);
@@ -313,7 +324,7 @@ impl<'r> Position<'r> {
                     let slot = self.hand_slot(mover, kind);
                     self.hands[slot] += 1;
                 }
-                PartKind::Remove => self.restore_capture_at(part.from, undo.captured, mover),
+                PartKind::Remove => self.restore_capture_at(part.from, undo.captured),
                 PartKind::Block => self.board[part.to as usize] = EMPTY,
                 PartKind::Unblock => self.board[part.to as usize] = BLOCKED,
                 PartKind::Choice => {}
@@ -332,8 +343,8 @@ impl<'r> Position<'r> {
     }
 
     /// Puts back the piece captured on `sq` during the turn being unmade, if any.
-    fn restore_capture_at(&mut self, sq: Sq, floor: u32, capturer: usize) {
-        let Some(&(at, code)) = self.captured.last() else {
+    fn restore_capture_at(&mut self, sq: Sq, floor: u32) {
+        let Some(&(at, code, to_hand)) = self.captured.last() else {
             return;
         };
         if at != sq || self.captured.len() as u32 <= floor {
@@ -341,11 +352,7 @@ impl<'r> Position<'r> {
         }
         self.captured.pop();
         self.board[sq as usize] = code;
-        if self.rules.capture_to_hand
-            && let Some((kind, _)) = self.piece(code)
-        {
-            let base = self.rules.kinds[kind].demotes_to as usize;
-            let slot = self.hand_slot(capturer, base);
+        if let Some(slot) = to_hand {
             self.hands[slot] -= 1;
         }
     }

@@ -27,12 +27,7 @@ pub fn diagram(position: &mut Position<'_>) -> String {
                     BLOCKED => "*".to_string(),
                     code => {
                         let (kind, player) = rules.split(code);
-                        let letter = &rules.kinds[kind].letter;
-                        if player == 0 {
-                            letter.to_uppercase()
-                        } else {
-                            letter.to_lowercase()
-                        }
+                        super::fen::cased(&rules.kinds[kind].letter, player)
                     }
                 },
             };

@@ -37,7 +37,8 @@ fn has_hands(rules: &Ruleset) -> bool {
     rules.capture_to_hand || rules.start_hands.iter().any(|&n| n > 0)
 }
 
-fn cased(letter: &str, player: usize) -> String {
+/// A piece letter as written for its player: capitals for the first, lower case for the second.
+pub(super) fn cased(letter: &str, player: usize) -> String {
     if player == 0 {
         letter.to_uppercase()
     } else {
@@ -357,20 +358,38 @@ fn read_hands(position: &mut Position<'_>, text: &str, start: usize) -> Result<(
         return Ok(());
     }
     let rules = position.rules;
-    for (i, c) in text.char_indices() {
-        let letter = u8::try_from(c).ok().filter(u8::is_ascii_alphabetic);
-        let code = letter
-            .and_then(|l| piece_code(rules, l, false, false))
-            .ok_or_else(|| {
-                NotationError::new(
-                    format!("no piece in hand is written `{c}`"),
-                    start + i,
-                    start + i + c.len_utf8(),
-                )
-            })?;
-        let (kind, player) = rules.split(code);
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let at = i;
+        let plus = bytes[i] == b'+';
+        i += usize::from(plus);
+        let letter = bytes.get(i).copied().filter(u8::is_ascii_alphabetic);
+        i += 1;
+        let end = text.ceil_char_boundary(i.min(text.len()));
+        let error = |message: String| NotationError::new(message, start + at, start + end);
+        let wanted = letter.map(|l| {
+            format!(
+                "{}{}",
+                if plus { "+" } else { "" },
+                l.to_ascii_uppercase() as char
+            )
+        });
+        let kind = wanted
+            .as_ref()
+            .and_then(|w| {
+                rules
+                    .kinds
+                    .iter()
+                    .position(|k| k.letter == *w && !k.promoted)
+            })
+            .ok_or_else(|| error(format!("no piece in hand is written `{}`", &text[at..end])))?;
+        let player = usize::from(letter.is_some_and(|l| l.is_ascii_lowercase()));
         let slot = position.hand_slot(player, kind);
-        position.hands[slot] = position.hands[slot].saturating_add(1);
+        position.hands[slot] = position.hands[slot]
+            .checked_add(1)
+            .ok_or_else(|| error("at most 255 pieces of a kind can be in hand".to_string()))?;
+        i = end;
     }
     Ok(())
 }

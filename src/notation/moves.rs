@@ -48,10 +48,15 @@ pub fn write(position: &Position<'_>, turn: &Turn) -> String {
 pub fn read(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
     let mut legal = Vec::new();
     position.legal_turns(&mut legal);
-    legal
-        .into_iter()
-        .find(|turn| write(position, turn) == text)
-        .ok_or_else(|| format!("`{text}` is not a legal move here"))
+    legal.retain(|turn| write(position, turn) == text);
+    match legal.as_slice() {
+        [turn] => Ok(*turn),
+        [] => Err(format!("`{text}` is not a legal move here")),
+        many => Err(format!(
+            "`{text}` is ambiguous: {} legal moves are written this way",
+            many.len()
+        )),
+    }
 }
 
 /// Plays a space-separated list of turns, each checked for legality.

@@ -187,6 +187,14 @@ pub struct Piece {
     pub span: Span,
 }
 
+impl Piece {
+    pub fn is_royal(&self) -> bool {
+        self.clauses
+            .iter()
+            .any(|c| matches!(c, PieceClause::Royal(_)))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum PieceClause {
     Royal(Span),
