@@ -196,3 +196,11 @@ move_list!(
     "7k/P7/8/8/8/8/7r/4K3 w - - 0 1",
     "a7a8k h2a2"
 );
+// Threefold repetition: the position after e2e4 returns twice, although only the first time
+// did a pawn just pass e3 (no piece could take it there, so it is the same position).
+move_list!(
+    chess_threefold_repetition,
+    "chess",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "e2e4 g8f6 g1f3 f6g8 f3g1 g8f6 g1f3 f6g8 f3g1"
+);

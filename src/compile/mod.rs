@@ -201,6 +201,11 @@ pub struct Ruleset {
     pub royal: bool,
     /// Whether a capture restarts the count of quiet plies.
     pub captures_break_quiet: bool,
+    /// Per capturing player: (reverse vector, kinds) of the one-step captures that may be en
+    /// passant, to tell whether a passed square can be taken at all.
+    pub ep_attacks: Vec<Vec<(u16, u64)>>,
+    /// Some en-passant capture reaches further than one step: passed squares always open.
+    pub ep_always: bool,
 }
 
 impl Ruleset {
@@ -330,6 +335,8 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         royalty_changes: false,
         royal: false,
         captures_break_quiet: false,
+        ep_attacks: Vec::new(),
+        ep_always: false,
     };
     ruleset.end = end_rules(file, &ruleset);
     ruleset.quiet_breakers = ruleset.end.iter().fold(0, |m, (_, c)| match c {
@@ -339,6 +346,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
     setup::place(file, &mut ruleset, &compiled.castle_rules)?;
     ruleset.attacker_bits = attacker_bits(&ruleset);
     ruleset.first_moves = ruleset.programs.iter().flatten().any(|g| g.first);
+    en_passant_attacks(&mut ruleset);
     ruleset.overlapping = ruleset
         .programs
         .iter()
@@ -380,6 +388,33 @@ fn attacker_bits(ruleset: &Ruleset) -> Vec<u64> {
         }
     }
     bits
+}
+
+/// Fills in which captures may be en passant, grouped like the attack tables.
+fn en_passant_attacks(ruleset: &mut Ruleset) {
+    let players = ruleset.players();
+    let mut attacks = vec![Vec::<(u16, u64)>::new(); players];
+    for kind in 0..ruleset.kinds.len() {
+        for (player, table) in attacks.iter_mut().enumerate() {
+            let code = ruleset.code(kind, player) as usize;
+            for rule in ruleset.programs[code]
+                .iter()
+                .filter(|g| g.en_passant && g.mode.captures())
+            {
+                if rule.range != 1 || rule.hop != Hop::No || !rule.path.is_empty() {
+                    ruleset.ep_always = true;
+                    continue;
+                }
+                let (dx, dy) = ruleset.geometry.vectors[rule.vector as usize];
+                let reverse = ruleset.geometry.vector((-dx, -dy));
+                match table.iter_mut().find(|(v, _)| *v == reverse) {
+                    Some(entry) => entry.1 |= 1 << kind,
+                    None => table.push((reverse, 1 << kind)),
+                }
+            }
+        }
+    }
+    ruleset.ep_attacks = attacks;
 }
 
 /// Whether two rules of one program share a line, so that both may reach the same square.

@@ -270,10 +270,11 @@ impl<'r> Position<'r> {
             self.hash ^= z.castling_rights(self.castling) ^ z.castling_rights(castling);
             self.castling = castling;
         }
-        if turn.passed != NO_SQUARE {
+        let next = self.next_player(mover);
+        if turn.passed != NO_SQUARE && self.can_take_en_passant(turn.passed, next) {
             self.ep = turn.passed;
             self.ep_victim = turn.main().to;
-            self.ep_player = self.next_player(mover) as u8;
+            self.ep_player = next as u8;
             self.hash ^= z.ep[self.ep as usize];
         }
         self.halfmove = if quiet {
@@ -281,7 +282,6 @@ impl<'r> Position<'r> {
         } else {
             0
         };
-        let next = self.next_player(mover);
         if next == 0 {
             self.fullmove = self.fullmove.saturating_add(1);
         }
@@ -355,6 +355,21 @@ impl<'r> Position<'r> {
         if let Some(slot) = to_hand {
             self.hands[slot] -= 1;
         }
+    }
+
+    /// Whether `player` has a piece that could capture en passant on `sq`. The square is opened
+    /// (and hashed) only then, so positions that differ only by an unusable square are equal.
+    pub fn can_take_en_passant(&self, sq: Sq, player: usize) -> bool {
+        if self.rules.ep_always {
+            return true;
+        }
+        let bits = &self.rules.attacker_bits[player * 256..player * 256 + 256];
+        self.rules.ep_attacks[player]
+            .iter()
+            .any(|&(vector, kinds)| {
+                let from = self.rules.geometry.step(vector, sq);
+                from != NO_SQUARE && bits[self.board[from as usize] as usize] & kinds != 0
+            })
     }
 
     /// How many turns have been made since this position was set up.

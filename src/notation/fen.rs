@@ -25,7 +25,8 @@ pub fn write(position: &mut Position<'_>) -> String {
     out.push_str(if position.to_move == 0 { " w " } else { " b " });
     out.push_str(&castling_text(position));
     out.push(' ');
-    match ep_capturable(position) {
+    // The square is open only when some piece could take it, as Fairy-Stockfish shows it.
+    match position.ep != NO_SQUARE {
         true => out.push_str(&rules.geometry.name(position.ep)),
         false => out.push('-'),
     }
@@ -112,21 +113,6 @@ fn castling_text(position: &Position<'_>) -> String {
         true => "-".to_string(),
         false => rights.into_iter().map(|(_, _, c)| c).collect(),
     }
-}
-
-/// Whether some piece could capture en passant now, which is when Fairy-Stockfish shows the
-/// square.
-fn ep_capturable(position: &Position<'_>) -> bool {
-    if position.ep == NO_SQUARE || position.ep_player as usize != position.to_move {
-        return false;
-    }
-    let mut turns = Vec::new();
-    position.pseudo_turns(&mut turns);
-    turns.iter().any(|t| {
-        t.parts()
-            .iter()
-            .any(|p| p.kind == crate::engine::PartKind::Remove)
-    })
 }
 
 /// Reads a FEN position for the rule file's game.
@@ -463,9 +449,12 @@ fn read_ep(position: &mut Position<'_>, text: &str, start: usize) -> Result<(), 
     if position.board[sq as usize] != EMPTY || owner.is_none_or(|(_, p)| p != mover) {
         return Err(error("no piece can have just passed this square"));
     }
-    position.ep = sq;
-    position.ep_victim = victim;
-    position.ep_player = position.to_move as u8;
+    // A square no piece can take is dropped, as after a move.
+    if position.can_take_en_passant(sq, position.to_move) {
+        position.ep = sq;
+        position.ep_victim = victim;
+        position.ep_player = position.to_move as u8;
+    }
     Ok(())
 }
 
