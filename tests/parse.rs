@@ -1,14 +1,12 @@
 //! Parser tests: the shipped files parse into the expected trees; comments may stand anywhere;
 //! Betza strings mean what the written-out rules mean; syntax errors are all reported.
 
+mod common;
+
+use common::rule_text;
 use fairy::geometry::{DirectionSet, images};
 use fairy::syntax::ast::*;
 use fairy::syntax::parse;
-
-fn shipped(name: &str) -> String {
-    let path = format!("{}/rules/{name}.rules", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(path).expect("shipped rule file")
-}
 
 fn parsed(text: &str) -> RuleFile {
     parse(text).unwrap_or_else(|problems| panic!("parse failed: {problems:#?}"))
@@ -57,7 +55,7 @@ fn every_shipped_file_parses() {
         "amphora",
         "yonin-bishogi",
     ] {
-        let file = parsed(&shipped(name));
+        let file = parsed(&rule_text(name));
         assert!(file.pieces().count() >= 1, "{name} has pieces");
         assert!(file.setups().count() >= 2, "{name} has setups");
     }
@@ -65,7 +63,7 @@ fn every_shipped_file_parses() {
 
 #[test]
 fn chess_has_the_expected_items() {
-    let file = parsed(&shipped("chess"));
+    let file = parsed(&rule_text("chess"));
     assert_eq!(file.players().count(), 2);
     assert_eq!(file.pieces().count(), 6);
     assert_eq!(file.end_rules().count(), 4);
@@ -95,7 +93,7 @@ fn chess_has_the_expected_items() {
 
 #[test]
 fn spans_point_at_the_text() {
-    let text = shipped("chess");
+    let text = rule_text("chess");
     let file = parsed(&text);
     for piece in file.pieces() {
         let span = piece.name.span;
@@ -118,7 +116,7 @@ fn spans_point_at_the_text() {
 
 #[test]
 fn comments_may_stand_between_any_two_tokens() {
-    let text = shipped("chess");
+    let text = rule_text("chess");
     // Outside strings, every space becomes a block comment and every line ends in a comment.
     let commented: String = text
         .lines()

@@ -194,16 +194,9 @@ pub(super) fn check_zone_cycles(checker: &mut Checker<'_>) {
     let refs: Vec<Vec<usize>> = decls
         .iter()
         .map(|zone| {
-            let mut names = Vec::new();
-            match &zone.definition {
-                ZoneDefinition::Shared(expr) => references(expr, &mut names),
-                ZoneDefinition::PerPlayer(cases) => cases
-                    .iter()
-                    .for_each(|(_, expr)| references(expr, &mut names)),
-            }
-            names
-                .iter()
-                .filter_map(|n| index.get(n.as_str()).copied())
+            zone.references()
+                .into_iter()
+                .filter_map(|n| index.get(n).copied())
                 .collect()
         })
         .collect();
@@ -217,14 +210,5 @@ pub(super) fn check_zone_cycles(checker: &mut Checker<'_>) {
             )
             .with_help("a zone may use other zones, but not in a circle"),
         );
-    }
-}
-
-fn references<'a>(expr: &'a ZoneExpr, out: &mut Vec<&'a String>) {
-    match &expr.value {
-        ZoneKind::Or(parts) | ZoneKind::And(parts) => parts.iter().for_each(|p| references(p, out)),
-        ZoneKind::Not(inner) => references(inner, out),
-        ZoneKind::Ref(name) => out.push(&name.value),
-        _ => {}
     }
 }

@@ -129,25 +129,6 @@ pub fn relative_rank(forward: Option<Compass>, geometry: &Geometry, f: u8, r: u8
     }
 }
 
-/// The zone names each expression of a zone refers to.
-fn references<'a>(expr: &'a ZoneExpr, out: &mut Vec<&'a str>) {
-    match &expr.value {
-        ZoneKind::Or(parts) | ZoneKind::And(parts) => parts.iter().for_each(|p| references(p, out)),
-        ZoneKind::Not(inner) => references(inner, out),
-        ZoneKind::Ref(name) => out.push(&name.value),
-        _ => {}
-    }
-}
-
-fn zone_references(zone: &Zone) -> Vec<&str> {
-    let mut out = Vec::new();
-    match &zone.definition {
-        ZoneDefinition::Shared(e) => references(e, &mut out),
-        ZoneDefinition::PerPlayer(cases) => cases.iter().for_each(|(_, e)| references(e, &mut out)),
-    }
-    out
-}
-
 /// Named zones, each after every zone it refers to (cycles, which the checker reports, are
 /// broken anywhere). Iterative, so no chain of zones can exhaust the stack.
 fn dependency_order(file: &RuleFile) -> Vec<&Zone> {
@@ -160,7 +141,7 @@ fn dependency_order(file: &RuleFile) -> Vec<&Zone> {
     let edges: Vec<Vec<usize>> = zones
         .iter()
         .map(|z| {
-            zone_references(z)
+            z.references()
                 .into_iter()
                 .filter_map(|n| index.get(n).copied())
                 .collect()
@@ -196,7 +177,7 @@ pub fn dynamic_zones(file: &RuleFile) -> HashSet<String> {
     let zones: Vec<&Zone> = file.zones().collect();
     let mut users: HashMap<&str, Vec<&str>> = HashMap::new();
     for zone in &zones {
-        for used in zone_references(zone) {
+        for used in zone.references() {
             users.entry(used).or_default().push(&zone.name.value);
         }
     }
@@ -230,6 +211,6 @@ fn mentions_pieces(expr: &ZoneExpr) -> bool {
 /// Whether an expression depends on where pieces stand, given the file's dynamic zones.
 pub fn is_dynamic(expr: &ZoneExpr, dynamic: &HashSet<String>) -> bool {
     let mut names = Vec::new();
-    references(expr, &mut names);
+    expr.value.references(&mut names);
     mentions_pieces(expr) || names.iter().any(|n| dynamic.contains(*n))
 }

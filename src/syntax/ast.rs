@@ -142,6 +142,34 @@ pub enum ZoneDefinition {
 
 pub type ZoneExpr = Spanned<ZoneKind>;
 
+impl Zone {
+    /// The names of the zones this zone's definition uses.
+    pub fn references(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        match &self.definition {
+            ZoneDefinition::Shared(e) => e.value.references(&mut out),
+            ZoneDefinition::PerPlayer(cases) => {
+                cases.iter().for_each(|(_, e)| e.value.references(&mut out))
+            }
+        }
+        out
+    }
+}
+
+impl ZoneKind {
+    /// Appends the names of the zones this expression uses.
+    pub fn references<'a>(&'a self, out: &mut Vec<&'a str>) {
+        match self {
+            ZoneKind::Or(parts) | ZoneKind::And(parts) => {
+                parts.iter().for_each(|p| p.value.references(out))
+            }
+            ZoneKind::Not(inner) => inner.value.references(out),
+            ZoneKind::Ref(name) => out.push(&name.value),
+            _ => {}
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ZoneKind {
     Or(Vec<ZoneExpr>),

@@ -15,13 +15,18 @@ pub const PLAYABLE: [&str; 6] = [
     "amazons",
 ];
 
-/// A shipped rule file by name (`chess`), or a test variant by path (`tests/variants/x`).
-pub fn ruleset(name: &str) -> Ruleset {
+/// The text of a shipped rule file by name (`chess`), or of a test variant by path
+/// (`tests/variants/x`).
+pub fn rule_text(name: &str) -> String {
     let dir = env!("CARGO_MANIFEST_DIR");
     let path = match name.starts_with("tests/") {
         true => format!("{dir}/{name}.rules"),
         false => format!("{dir}/rules/{name}.rules"),
     };
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    compile_text(&text).unwrap_or_else(|e| panic!("{path} compiles: {e:?}"))
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The compiled rules of a shipped rule file or test variant, named as for [`rule_text`].
+pub fn ruleset(name: &str) -> Ruleset {
+    compile_text(&rule_text(name)).unwrap_or_else(|e| panic!("{name} compiles: {e:?}"))
 }
