@@ -184,3 +184,33 @@ fn hands_with_promoted_letters_round_trip() {
     let mut position = fen::read(&rules, text).expect("valid");
     assert_eq!(fen::write(&mut position), text);
 }
+
+/// On a board with holes, positions list only the squares that exist, and round-trip.
+#[test]
+fn positions_on_boards_with_holes_round_trip() {
+    let text = r#"
+        game "Holes"
+        board 5 x 5 shape {
+          . # # # .
+          # # . # #
+          # # # # #
+          # # . # #
+          . # # # .
+        }
+        player White forward north
+        player Black forward south
+        piece King K { royal  step all }
+        piece Rook R { slide orthogonal }
+        piece Knight N { leap (1,2) }
+        setup White { King c1  Rook b1  Knight d1 }
+        setup Black { King c5  Rook b5  Knight d5 }
+        lose when checkmated
+        draw when stalemated
+    "#;
+    let rules = fairy::compile::compile_text(text).expect("compiles");
+    let mut position = Position::start(&rules);
+    assert_eq!(fen::write(&mut position), "rkn/4/5/4/RKN w - - 0 1");
+    assert!(random_games(&rules, 200, 80, 7) > 0, "some game ends");
+    // A rank with the wrong number of squares is refused.
+    assert!(fen::read(&rules, "rkn/3/5/4/RKN w - - 0 1").is_err());
+}
