@@ -372,11 +372,6 @@ impl<'r> Position<'r> {
             })
     }
 
-    /// How many turns have been made since this position was set up.
-    pub fn depth(&self) -> usize {
-        self.undo.len()
-    }
-
     /// The hashes of the positions before each made turn, oldest first.
     pub fn history(&self) -> impl Iterator<Item = u64> + '_ {
         self.undo.iter().map(|u| u.hash)
