@@ -214,3 +214,76 @@ fn positions_on_boards_with_holes_round_trip() {
     // A rank with the wrong number of squares is refused.
     assert!(fen::read(&rules, "rkn/3/5/4/RKN w - - 0 1").is_err());
 }
+
+/// Damaged positions are refused or read, never a panic; what reads can be played and written.
+#[test]
+fn damaged_positions_never_panic() {
+    let cases = [
+        (
+            "chess",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ),
+        (
+            "crazyhouse",
+            "4k3/1Q~6/8/8/4b3/8/Kpp5/8[QRBNPqrbnp] b - - 0 1",
+        ),
+        (
+            "shogi",
+            "lnsgkgsnl/1r5b1/pppppp+Bpp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL[Pp] b - - 3 2",
+        ),
+        (
+            "amazons",
+            "3a2a3/10/10/a8a/10/4*5/A8A/10/10/3A2A3 w - - 0 1",
+        ),
+    ];
+    let pieces = [
+        "",
+        "*",
+        "+",
+        "~",
+        "[",
+        "]",
+        "/",
+        "9",
+        "10",
+        "0",
+        "99999999999",
+        "K",
+        "k",
+        "P",
+        "-",
+        " ",
+        "é",
+        "\0",
+    ];
+    let mut random = Random(0xF3A);
+    for (name, text) in cases {
+        let rules = ruleset(name);
+        for _ in 0..2000 {
+            let mut damaged: Vec<char> = text.chars().collect();
+            let at = random.below(damaged.len() + 1);
+            match random.below(3) {
+                0 => damaged.truncate(at),
+                1 if at < damaged.len() => {
+                    damaged.remove(at);
+                }
+                _ => {
+                    let piece = pieces[random.below(pieces.len())];
+                    for (i, c) in piece.chars().enumerate() {
+                        damaged.insert(at + i, c);
+                    }
+                }
+            }
+            let damaged: String = damaged.into_iter().collect();
+            let outcome = std::panic::catch_unwind(|| {
+                if let Ok(mut position) = fen::read(&rules, &damaged) {
+                    let mut turns = Vec::new();
+                    position.legal_turns(&mut turns);
+                    let written = fen::write(&mut position);
+                    fen::read(&rules, &written).expect("a written position reads back");
+                }
+            });
+            assert!(outcome.is_ok(), "{name}: panic on {damaged:?}");
+        }
+    }
+}
