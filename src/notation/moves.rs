@@ -59,12 +59,21 @@ pub fn read(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
     }
 }
 
-/// Plays a space-separated list of turns, each checked for legality.
+/// Plays a space-separated list of turns, each checked for legality; none is legal once the
+/// game has ended.
 pub fn play(position: &mut Position<'_>, list: &str) -> Result<(), NotationError> {
     let mut offset = 0;
     for word in list.split_whitespace() {
         let start = offset + list[offset..].find(word).expect("the word is in the list");
         offset = start + word.len();
+        if let Some(ending) = position.ending() {
+            let names = &position.rules.player_names;
+            let message = format!(
+                "the game is over ({}), so `{word}` cannot be played",
+                ending.describe(names)
+            );
+            return Err(NotationError::new(message, start, offset));
+        }
         let turn = read(position, word).map_err(|m| NotationError::new(m, start, offset))?;
         position.make(&turn);
     }
