@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::rule_text;
+use common::{SHIPPED, rule_text};
 use fairy::geometry::{DirectionSet, images};
 use fairy::syntax::ast::*;
 use fairy::syntax::parse;
@@ -43,18 +43,7 @@ fn move_rules(piece: &Piece) -> Vec<&MoveRule> {
 
 #[test]
 fn every_shipped_file_parses() {
-    for name in [
-        "chess",
-        "giveaway",
-        "crazyhouse",
-        "minishogi",
-        "shogi",
-        "amazons",
-        "yagbap",
-        "ghostarelay",
-        "amphora",
-        "yonin-bishogi",
-    ] {
+    for name in SHIPPED {
         let file = parsed(&rule_text(name));
         assert!(file.pieces().count() >= 1, "{name} has pieces");
         assert!(file.setups().count() >= 2, "{name} has setups");

@@ -149,12 +149,15 @@ fn every_part_kind_makes_and_unmakes() {
         fen::read(&rules, "3a2a3/10/10/a8a/10/4*5/A8A/10/10/3A2A3 w - - 0 1").expect("valid");
     let e5 = rules.geometry.parse("e5").expect("e5");
     let before = state(&mut position);
-    let unblock = Turn::new(Part {
-        kind: PartKind::Unblock,
-        piece: 0,
-        from: e5,
-        to: e5,
-    });
+    let on_e5 = |kind, piece| {
+        Turn::new(Part {
+            kind,
+            piece,
+            from: e5,
+            to: e5,
+        })
+    };
+    let unblock = on_e5(PartKind::Unblock, 0);
     assert_eq!(moves::write(&position, &unblock), "-e5");
     position.make(&unblock);
     assert_eq!(position.board[e5 as usize], fairy::compile::EMPTY);
@@ -162,12 +165,7 @@ fn every_part_kind_makes_and_unmakes() {
     position.unmake();
     assert_eq!(position.board[e5 as usize], BLOCKED);
     assert_eq!(state(&mut position), before);
-    let swap = Turn::new(Part {
-        kind: PartKind::Choice,
-        piece: 1,
-        from: e5,
-        to: e5,
-    });
+    let swap = on_e5(PartKind::Choice, 1);
     assert_eq!(moves::write(&position, &swap), "swap");
     position.make(&swap);
     assert!(position.swapped);

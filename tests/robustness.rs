@@ -487,6 +487,19 @@ fn errors(verdict: &Verdict) -> Vec<&Problem> {
 /// Asserts that the file is rejected, with an error whose span covers `at` inside `snippet`
 /// (the first occurrence of each) when `at` is given.
 #[track_caller]
+/// A bad square is rejected, at the square, both in a zone and in a setup.
+fn square_rejected_in_zone_and_setup(chess: &str, square: &str) {
+    let zone = format!("zone odd = {{{square}}}");
+    let text = format!("{chess}\n{zone}\n");
+    let verdict = sound(square, &text);
+    rejected_at(&text, &verdict, &zone, Some(square));
+
+    let king = format!("King {square}");
+    let text = chess.replace("King e1", &king);
+    let verdict = sound(square, &text);
+    rejected_at(&text, &verdict, &king, Some(square));
+}
+
 fn rejected_at(text: &str, verdict: &Verdict, snippet: &str, at: Option<&str>) {
     let errors = errors(verdict);
     assert!(verdict.summary.is_none(), "{snippet:?}: accepted");
@@ -801,15 +814,7 @@ fn huge_numbers_are_located_errors() {
 fn squares_off_the_board_are_located_errors() {
     let chess = chess();
     for square in ["i1", "a9", "z26", "z1", "a27", "a4294967295", "h0100"] {
-        let zone = format!("zone odd = {{{square}}}");
-        let text = format!("{chess}\n{zone}\n");
-        let verdict = sound(square, &text);
-        rejected_at(&text, &verdict, &zone, Some(square));
-
-        let king = format!("King {square}");
-        let text = chess.replace("King e1", &king);
-        let verdict = sound(square, &text);
-        rejected_at(&text, &verdict, &king, Some(square));
+        square_rejected_in_zone_and_setup(&chess, square);
 
         let text = chess.replace("Pawn a2..h2", &format!("Pawn a2..{square}"));
         let verdict = sound(square, &text);
@@ -890,15 +895,7 @@ fn betza_strings_of_every_kind_are_checked() {
 fn squares_with_ranks_beyond_u32_are_located_errors() {
     let chess = chess();
     for square in ["a4294967296", "a99999999999", "h99999999999999999999999999"] {
-        let zone = format!("zone odd = {{{square}}}");
-        let text = format!("{chess}\n{zone}\n");
-        let verdict = sound(square, &text);
-        rejected_at(&text, &verdict, &zone, Some(square));
-
-        let king = format!("King {square}");
-        let text = chess.replace("King e1", &king);
-        let verdict = sound(square, &text);
-        rejected_at(&text, &verdict, &king, Some(square));
+        square_rejected_in_zone_and_setup(&chess, square);
 
         let board = format!("board 8 x 8 holes {{ {square} }}");
         let text = chess.replace("board 8 x 8", &board);

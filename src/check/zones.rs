@@ -186,20 +186,7 @@ impl Checker<'_> {
 /// Reports zones defined in terms of themselves, once per cycle.
 pub(super) fn check_zone_cycles(checker: &mut Checker<'_>) {
     let decls = checker.zone_decls.clone();
-    let index: std::collections::HashMap<&str, usize> = decls
-        .iter()
-        .enumerate()
-        .map(|(i, z)| (z.name.value.as_str(), i))
-        .collect();
-    let refs: Vec<Vec<usize>> = decls
-        .iter()
-        .map(|zone| {
-            zone.references()
-                .into_iter()
-                .filter_map(|n| index.get(n).copied())
-                .collect()
-        })
-        .collect();
+    let refs = zone_edges(&decls);
     for cycle in graph::cycles(&refs) {
         let zone = decls[cycle[0]];
         checker.error(

@@ -133,20 +133,7 @@ pub fn relative_rank(forward: Option<Compass>, geometry: &Geometry, f: u8, r: u8
 /// broken anywhere). Iterative, so no chain of zones can exhaust the stack.
 fn dependency_order(file: &RuleFile) -> Vec<&Zone> {
     let zones: Vec<&Zone> = file.zones().collect();
-    let index: HashMap<&str, usize> = zones
-        .iter()
-        .enumerate()
-        .map(|(i, z)| (z.name.value.as_str(), i))
-        .collect();
-    let edges: Vec<Vec<usize>> = zones
-        .iter()
-        .map(|z| {
-            z.references()
-                .into_iter()
-                .filter_map(|n| index.get(n).copied())
-                .collect()
-        })
-        .collect();
+    let edges = zone_edges(&zones);
     let mut state = vec![0u8; zones.len()]; // 0 new, 1 open, 2 done
     let mut order = Vec::with_capacity(zones.len());
     for root in 0..zones.len() {

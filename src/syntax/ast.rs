@@ -156,6 +156,25 @@ impl Zone {
     }
 }
 
+/// For each zone, the indices (within `zones`) of the zones its definition uses; names that
+/// are not among them are left out.
+pub fn zone_edges(zones: &[&Zone]) -> Vec<Vec<usize>> {
+    let index: std::collections::HashMap<&str, usize> = zones
+        .iter()
+        .enumerate()
+        .map(|(i, z)| (z.name.value.as_str(), i))
+        .collect();
+    zones
+        .iter()
+        .map(|z| {
+            z.references()
+                .into_iter()
+                .filter_map(|n| index.get(n).copied())
+                .collect()
+        })
+        .collect()
+}
+
 impl ZoneKind {
     /// Appends the names of the zones this expression uses.
     pub fn references<'a>(&'a self, out: &mut Vec<&'a str>) {

@@ -5,6 +5,20 @@
 
 use fairy::compile::{Ruleset, compile_text};
 
+/// Every shipped rule file.
+pub const SHIPPED: [&str; 10] = [
+    "chess",
+    "giveaway",
+    "crazyhouse",
+    "minishogi",
+    "shogi",
+    "amazons",
+    "yagbap",
+    "ghostarelay",
+    "amphora",
+    "yonin-bishogi",
+];
+
 /// The shipped variants the engine plays, with published perft counts.
 pub const PLAYABLE: [&str; 6] = [
     "chess",
