@@ -76,7 +76,7 @@ fn random_games(rules: &Ruleset, games: usize, max_plies: usize, seed: u64) -> u
 
 #[test]
 fn random_games_keep_every_property() {
-    for name in PLAYABLE {
+    for &name in PLAYABLE {
         let rules = ruleset(name);
         let (games, plies) = if name == "amazons" {
             (40, 120)
