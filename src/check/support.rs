@@ -31,7 +31,7 @@ pub enum Feature {
     PeriodicTurns,
     Arrows,
     TaggedArrows,
-    TurnConditions,
+    LongTurns,
     Unblocking,
     Removal,
     PieChoice,
@@ -71,7 +71,7 @@ impl Feature {
             Feature::PeriodicTurns => "periodic turns",
             Feature::Arrows => "arrows",
             Feature::TaggedArrows => "arrows that depend on the move",
-            Feature::TurnConditions => "turns other than move, move or drop, and move then shoot",
+            Feature::LongTurns => "turns of more than four parts (a move counts two)",
             Feature::Unblocking => "unblocking",
             Feature::Removal => "removal",
             Feature::PieChoice => "the pie choice",
@@ -102,8 +102,15 @@ const ENGINE_RUNS: &[Feature] = &[
     Feature::CompulsoryCapture,
     Feature::NoCapture,
     Feature::Arrows,
+    Feature::TaggedArrows,
+    Feature::Phases,
+    Feature::PeriodicTurns,
+    Feature::Unblocking,
+    Feature::Removal,
+    Feature::PieChoice,
     Feature::RoyalPieces,
     Feature::PlainEndings,
+    Feature::Immobilized,
 ];
 
 /// The features a file uses that the engine does not run, each with its first use.
@@ -274,14 +281,22 @@ impl FeatureUses {
         if turn.every.is_some() {
             self.note(Feature::PeriodicTurns, turn.span);
         }
-        if crate::compile::turn_shape(&turn.body).is_none() {
-            self.note(Feature::TurnConditions, turn.span);
-        }
         self.body(&turn.body);
     }
 
     fn body(&mut self, body: &TurnBody) {
         for plan in &body.plans {
+            let parts: usize = plan
+                .steps
+                .iter()
+                .map(|s| match s.action.value {
+                    Action::Move(_) => 2,
+                    _ => 1,
+                })
+                .sum();
+            if parts > crate::compile::turns::MAX_PARTS {
+                self.note(Feature::LongTurns, plan.span);
+            }
             for step in &plan.steps {
                 self.step(step);
             }

@@ -4,6 +4,7 @@
 pub mod geometry;
 mod pieces;
 mod setup;
+pub mod turns;
 pub mod zobrist;
 pub mod zones;
 
@@ -50,6 +51,8 @@ pub struct Gen {
     pub hop: Hop,
     /// Only as the piece's first move.
     pub first: bool,
+    /// The move's tag (`as rook`), by number; 0 for none.
+    pub tag: u16,
 }
 
 /// Whether a move jumps over exactly one piece on its line, and where it may land.
@@ -112,13 +115,15 @@ pub struct CastleRight {
     pub kingside: bool,
 }
 
-/// How a turn is made up.
+/// How the engine proves a turn legal, chosen once for the ruleset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TurnShape {
-    Move,
-    MoveOrDrop,
-    /// A move, then an arrow shot by the moved piece.
-    MoveThenShoot,
+pub enum Legality {
+    /// No piece is royal: every turn the program makes is legal.
+    Free,
+    /// Every capture is a plain leap or slide: pins prove most moves legal without making them.
+    Pins,
+    /// Each turn is made and the royal pieces tested.
+    MakeAndTest,
 }
 
 /// One end rule, in file order.
@@ -131,6 +136,19 @@ pub enum EndCondition {
     Repeated(u32),
     /// Plies without a capture or a move of one of the kinds in the mask.
     Quiet(u32, u64),
+    /// No piece of these kinds has a complete ordinary turn, and no action of the player this
+    /// turn gives one such a turn.
+    Immobilized(u64),
+}
+
+impl EndCondition {
+    /// Whether the condition can end the game while the player to move still has turns.
+    pub fn ends_early(self) -> bool {
+        !matches!(
+            self,
+            EndCondition::Checkmated | EndCondition::Stalemated | EndCondition::NoMoves
+        )
+    }
 }
 
 pub use ast::Outcome;
@@ -173,9 +191,14 @@ pub struct Ruleset {
     pub castles: Vec<CastleRight>,
     /// For each square, the castling rights lost when a piece leaves or enters it.
     pub castle_clear: Vec<u32>,
-    pub turn: TurnShape,
-    /// The arrow's flight, per player, when the turn shoots.
-    pub arrows: Vec<Vec<Gen>>,
+    /// The phases of the game; a game without phases has one.
+    pub phases: Vec<turns::Phase>,
+    /// Positions count each player's turns of the phase: some phase ends or has periodic turns.
+    pub counts_turns: bool,
+    pub legality: Legality,
+    /// Some end rule can end the game while the player to move still has turns, so each turn
+    /// starts by testing the end rules.
+    pub ends_early: bool,
     pub capture_to_hand: bool,
     pub compulsory_capture: bool,
     pub end: Vec<(Outcome, EndCondition)>,
@@ -232,6 +255,23 @@ impl Ruleset {
 
     pub fn has_royal(&self) -> bool {
         self.royal
+    }
+
+    /// Whether some turn offers the pie choice.
+    pub fn has_pie(&self) -> bool {
+        self.phases
+            .iter()
+            .flat_map(|p| {
+                p.ordinary
+                    .iter()
+                    .chain(p.periodic.iter().flat_map(|(_, plans)| plans))
+            })
+            .flat_map(|plan| &plan.steps)
+            .any(|step| matches!(step.action, turns::Action::Pie))
+    }
+
+    pub fn kind_bits(&self) -> u64 {
+        turns::all_kinds(&self.kinds)
     }
 }
 
@@ -292,6 +332,14 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
     let evaluator = zones::Zones::new(file, &board_only, &forward);
     let mut compiler = pieces::PieceCompiler::new(file, &mut geometry, &forward, &evaluator);
     let compiled = compiler.compile();
+    let player_names: Vec<String> = players.iter().map(|p| p.name.value.clone()).collect();
+    let phases = turns::TurnCompiler {
+        pieces: &mut compiler,
+        kinds: &compiled.kinds,
+        players: &player_names,
+        file,
+    }
+    .phases();
     let zones = compiler.zones;
     let mut ruleset = Ruleset {
         name: file
@@ -303,7 +351,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
             })
             .unwrap_or_default(),
         geometry,
-        player_names: players.iter().map(|p| p.name.value.clone()).collect(),
+        player_names,
         forward,
         kinds: compiled.kinds,
         programs: compiled.programs,
@@ -311,12 +359,10 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         zones,
         castles: Vec::new(),
         castle_clear: Vec::new(),
-        turn: file
-            .turns()
-            .next()
-            .map_or(Some(TurnShape::Move), |t| turn_shape(&t.body))
-            .expect("the support check refuses turns the engine does not play"),
-        arrows: compiled.arrows,
+        phases: Vec::new(),
+        counts_turns: false,
+        legality: Legality::Free,
+        ends_early: false,
         capture_to_hand: file.captures().any(|c| c.value == ast::CaptureRule::ToHand),
         compulsory_capture: file
             .captures()
@@ -338,7 +384,12 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         ep_attacks: Vec::new(),
         ep_always: false,
     };
+    ruleset.counts_turns = phases
+        .iter()
+        .any(|p| p.end != turns::PhaseEnd::Never || p.cycle > 1);
+    ruleset.phases = phases;
     ruleset.end = end_rules(file, &ruleset);
+    ruleset.ends_early = ruleset.end.iter().any(|(_, c)| c.ends_early());
     ruleset.quiet_breakers = ruleset.end.iter().fold(0, |m, (_, c)| match c {
         EndCondition::Quiet(_, kinds) => m | kinds,
         _ => m,
@@ -375,6 +426,11 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         .attacks
         .iter()
         .all(|a| a.hops.is_empty() && a.leaps.iter().all(|(_, _, path)| path.is_empty()));
+    ruleset.legality = match (ruleset.royal, ruleset.plain_attacks) {
+        (false, _) => Legality::Free,
+        (true, true) => Legality::Pins,
+        (true, false) => Legality::MakeAndTest,
+    };
     ruleset.zobrist = zobrist::Zobrist::new(&ruleset);
     Ok(ruleset)
 }
@@ -424,46 +480,6 @@ fn overlapping(gens: &[Gen]) -> bool {
         .any(|(i, a)| gens[i + 1..].iter().any(|b| a.vector == b.vector))
 }
 
-/// The shape of a turn the engine plays, or `None` for a turn it does not play yet. This is
-/// the one place that decides: `fairy check` asks it too.
-pub fn turn_shape(body: &ast::TurnBody) -> Option<TurnShape> {
-    #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-    enum Plan {
-        Move,
-        Drop,
-        MoveThenShoot,
-    }
-    let mut plans = Vec::new();
-    for plan in &body.plans {
-        if plan
-            .steps
-            .iter()
-            .any(|s| s.optional || s.condition.is_some())
-        {
-            return None;
-        }
-        let actions: Vec<&ast::Action> = plan.steps.iter().map(|s| &s.action.value).collect();
-        let shape = match actions.as_slice() {
-            [ast::Action::Move(pieces)] if pieces.is_empty() => Plan::Move,
-            [ast::Action::Drop(pieces, None)] if pieces.is_empty() => Plan::Drop,
-            [
-                ast::Action::Move(pieces),
-                ast::Action::Shoot(ast::Shot::Always(_)),
-            ] if pieces.is_empty() => Plan::MoveThenShoot,
-            _ => return None,
-        };
-        plans.push(shape);
-    }
-    plans.sort();
-    plans.dedup();
-    match plans.as_slice() {
-        [Plan::Move] => Some(TurnShape::Move),
-        [Plan::Move, Plan::Drop] => Some(TurnShape::MoveOrDrop),
-        [Plan::MoveThenShoot] => Some(TurnShape::MoveThenShoot),
-        _ => None,
-    }
-}
-
 fn end_rules(file: &RuleFile, ruleset: &Ruleset) -> Vec<(Outcome, EndCondition)> {
     file.end_rules()
         .filter_map(|rule| {
@@ -490,6 +506,9 @@ fn end_rules(file: &RuleFile, ruleset: &Ruleset) -> Vec<(Outcome, EndCondition)>
                         .fold(0u64, |m, (i, _)| m | 1 << i);
                     EndCondition::Quiet(plies.value, mask)
                 }
+                ast::EndCondition::Immobilized(piece) => EndCondition::Immobilized(
+                    turns::kinds_named(&ruleset.kinds, [piece.value.as_str()]),
+                ),
                 _ => return None,
             };
             Some((rule.outcome.value, condition))

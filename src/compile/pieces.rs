@@ -21,7 +21,6 @@ pub struct Compiled {
     pub kinds: Vec<Kind>,
     pub programs: Vec<Vec<Gen>>,
     pub attacks: Vec<super::Attacks>,
-    pub arrows: Vec<Vec<Gen>>,
     pub castle_rules: Vec<CastleRule>,
 }
 
@@ -32,6 +31,8 @@ pub struct PieceCompiler<'a> {
     pieces: Vec<&'a ast::Piece>,
     evaluator: &'a zones::Zones<'a>,
     pub zones: Vec<Vec<bool>>,
+    /// Move tags (`as rook`) by first use; a move's tag is its index here plus one.
+    tags: Vec<String>,
 }
 
 /// Player-frame `(right, forward)` to absolute `(dx, dy)`.
@@ -59,6 +60,7 @@ impl<'a> PieceCompiler<'a> {
             pieces: file.pieces().collect(),
             evaluator,
             zones: Vec::new(),
+            tags: Vec::new(),
         }
     }
 
@@ -136,13 +138,11 @@ impl<'a> PieceCompiler<'a> {
         let attacks = (0..players)
             .map(|player| attacks_of(&programs, kinds.len(), players, player, self.geometry))
             .collect();
-        let arrows = (0..players).map(|p| self.arrow_gens(p)).collect();
         let castle_rules = self.castle_rules();
         Compiled {
             kinds,
             programs,
             attacks,
-            arrows,
             castle_rules,
         }
     }
@@ -174,7 +174,7 @@ impl<'a> PieceCompiler<'a> {
     }
 
     /// Registers a zone, evaluated for every player, and returns its index.
-    fn zone(&mut self, expr: &ast::ZoneExpr) -> u16 {
+    pub(super) fn zone(&mut self, expr: &ast::ZoneExpr) -> u16 {
         let mut set = Vec::with_capacity(self.players() * self.geometry.squares());
         for player in 0..self.players() {
             set.extend(self.evaluator.evaluate(expr, player));
@@ -210,8 +210,20 @@ impl<'a> PieceCompiler<'a> {
         limits
     }
 
+    /// The number of a move tag: 1 for the first tag used, and so on.
+    pub(super) fn tag(&mut self, name: &str) -> u16 {
+        let index = match self.tags.iter().position(|t| t == name) {
+            Some(index) => index,
+            None => {
+                self.tags.push(name.to_string());
+                self.tags.len() - 1
+            }
+        };
+        (index + 1) as u16
+    }
+
     /// The compiled moves of one rule for one player.
-    fn gens(&mut self, rule: &ast::MoveRule, player: usize) -> Vec<Gen> {
+    pub(super) fn gens(&mut self, rule: &ast::MoveRule, player: usize) -> Vec<Gen> {
         let forward = self.forward[player];
         let mode = match rule.mode.as_ref().map(|m| m.value) {
             None => Mode::Both,
@@ -239,6 +251,7 @@ impl<'a> PieceCompiler<'a> {
         let set = DirectionSet::of(directions.iter().map(|d| d.value));
         let mut from_zone = None;
         let (mut lame, mut passable, mut en_passant, mut first) = (false, false, false, false);
+        let mut tag = 0;
         for modifier in &rule.modifiers {
             match &modifier.value {
                 ast::Modifier::From(zone) => from_zone = Some(self.zone(zone)),
@@ -246,7 +259,7 @@ impl<'a> PieceCompiler<'a> {
                 ast::Modifier::Passable => passable = true,
                 ast::Modifier::EnPassant => en_passant = true,
                 ast::Modifier::First => first = true,
-                ast::Modifier::Tag(_) => {}
+                ast::Modifier::Tag(name) => tag = self.tag(&name.value),
             }
         }
         let mut out = Vec::new();
@@ -267,32 +280,11 @@ impl<'a> PieceCompiler<'a> {
                     en_passant,
                     hop,
                     first,
+                    tag,
                 });
             }
         }
         out
-    }
-
-    fn arrow_gens(&mut self, player: usize) -> Vec<Gen> {
-        let file = self.file;
-        let rules: Vec<&ast::MoveRule> = file
-            .turns()
-            .flat_map(|t| &t.body.plans)
-            .flat_map(|p| &p.steps)
-            .filter_map(|s| match &s.action.value {
-                ast::Action::Shoot(ast::Shot::Always(rules)) => Some(rules),
-                _ => None,
-            })
-            .flatten()
-            .collect();
-        rules
-            .into_iter()
-            .flat_map(|r| self.gens(r, player))
-            .map(|g| Gen {
-                mode: Mode::MoveOnly,
-                ..g
-            })
-            .collect()
     }
 
     fn castle_rules(&mut self) -> Vec<CastleRule> {

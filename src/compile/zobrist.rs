@@ -1,5 +1,6 @@
 //! Zobrist keys: one random number per piece-on-square, hand count, player to move, castling
-//! right and en-passant square, so a position's hash changes incrementally with each part.
+//! right, en-passant square, phase, player out of the game, the pie swap, and each player's
+//! count of turns in the phase, so a position's hash changes incrementally with each part.
 
 use super::Ruleset;
 
@@ -14,27 +15,46 @@ pub struct Zobrist {
     pub to_move: Vec<u64>,
     pub castling: Vec<u64>,
     pub ep: Vec<u64>,
+    /// One key per phase, and one for after the last.
+    phases: Vec<u64>,
+    out: Vec<u64>,
+    pub swapped: u64,
+    /// Mixed with a player's count of turns in the phase (modulo what matters).
+    turn_seed: u64,
+}
+
+/// xorshift64*: a fixed seed, so hashes are the same on every run.
+fn mix(seed: &mut u64) -> u64 {
+    *seed ^= *seed >> 12;
+    *seed ^= *seed << 25;
+    *seed ^= *seed >> 27;
+    seed.wrapping_mul(0x2545_F491_4F6C_DD1D)
 }
 
 impl Zobrist {
     pub fn new(rules: &Ruleset) -> Self {
         let squares = rules.geometry.squares();
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            // xorshift64*: fixed seed, so hashes are the same on every run.
-            seed ^= seed >> 12;
-            seed ^= seed << 25;
-            seed ^= seed >> 27;
-            seed.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        };
-        let mut table = |n: usize| (0..n).map(|_| next()).collect::<Vec<u64>>();
+        let mut table = |n: usize| (0..n).map(|_| mix(&mut seed)).collect::<Vec<u64>>();
+        let piece = table(256 * squares);
+        let hand = table(rules.players() * rules.kinds.len() * HAND_SLOTS);
+        let to_move = table(rules.players());
+        let castling = table(32);
+        let ep = table(squares);
+        let phases = table(rules.phases.len() + 1);
+        let out = table(rules.players());
+        let extra = table(2);
         Zobrist {
             squares,
-            piece: table(256 * squares),
-            hand: table(rules.players() * rules.kinds.len() * HAND_SLOTS),
-            to_move: table(rules.players()),
-            castling: table(32),
-            ep: table(squares),
+            piece,
+            hand,
+            to_move,
+            castling,
+            ep,
+            phases,
+            out,
+            swapped: extra[0],
+            turn_seed: extra[1],
         }
     }
 
@@ -52,5 +72,21 @@ impl Zobrist {
         (0..32)
             .filter(|b| rights & (1 << b) != 0)
             .fold(0, |h, b| h ^ self.castling[b])
+    }
+
+    pub fn phase(&self, phase: u8) -> u64 {
+        self.phases[(phase as usize).min(self.phases.len() - 1)]
+    }
+
+    /// The keys of the players whose bits are set in `out`.
+    pub fn out(&self, out: u32) -> u64 {
+        (0..self.out.len())
+            .filter(|p| out & (1 << p) != 0)
+            .fold(0, |h, p| h ^ self.out[p])
+    }
+
+    pub fn phase_turns(&self, player: usize, residue: u32) -> u64 {
+        let mut seed = self.turn_seed ^ ((player as u64) << 32 | u64::from(residue));
+        mix(&mut seed) ^ mix(&mut seed)
     }
 }

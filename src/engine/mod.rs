@@ -1,11 +1,13 @@
-//! The engine: positions, legal turns, make/unmake, perft. It works from a compiled
-//! [`Ruleset`](crate::compile::Ruleset) alone.
+//! The engine: positions, turn programs, legality, make/unmake, the end of the game, perft.
+//! It works from a compiled [`Ruleset`](crate::compile::Ruleset) alone.
 
+mod legality;
 mod movegen;
 pub mod outcome;
 pub mod perft;
 mod pins;
 pub mod position;
+mod steps;
 pub mod turn;
 
 pub use position::Position;

@@ -1,110 +1,11 @@
-//! Move generation: pseudo-legal turns from the compiled programs, then the legality rules
-//! (royal safety, drop restrictions, compulsory capture).
+//! Piece moves: pseudo-legal moves, castling and drops of one player from the compiled
+//! programs, each extending a turn begun by earlier steps; and attacks on a square.
 
 use super::position::Position;
 use super::turn::{Part, PartKind, Turn};
-use crate::compile::{BLOCKED, Code, EMPTY, Gen, Hop, NO_SQUARE, Sq, TurnShape};
+use crate::compile::{BLOCKED, Code, EMPTY, Gen, Hop, NO_SQUARE, Sq};
 
 impl Position<'_> {
-    /// Every legal turn of the player to move, into `out` (cleared first).
-    pub fn legal_turns(&mut self, out: &mut Vec<Turn>) {
-        out.clear();
-        self.pseudo_turns(out);
-        if self.rules.has_royal() {
-            self.keep_legal(out);
-        }
-        if self.rules.compulsory_capture && out.iter().any(|t| t.captures) {
-            out.retain(|t| t.captures);
-        }
-    }
-
-    /// Removes the turns that leave the mover's royal piece capturable. When the royal piece
-    /// is not attacked, a plain move of another piece is proven legal by the pins alone.
-    fn keep_legal(&mut self, out: &mut Vec<Turn>) {
-        let mover = self.to_move;
-        let royal = self.single_royal(mover);
-        let attacker = self.next_player(mover);
-        let quiet =
-            royal != NO_SQUARE && self.rules.plain_attacks && !self.attacked(royal, attacker);
-        let mut pins = std::mem::take(&mut self.pins);
-        if quiet {
-            pins.compute(self, royal, mover, attacker);
-        }
-        let rules = self.rules;
-        out.retain(|turn| {
-            let main = turn.main();
-            let single = quiet && turn.parts().len() == 1;
-            match main.kind {
-                PartKind::Move | PartKind::Promote if single && main.from != royal => {
-                    pins.allows(main.from, main.to)
-                }
-                // A drop only adds a piece, so it cannot expose the royal piece.
-                PartKind::Drop
-                    if single && !rules.kinds[rules.split(main.piece).0].drops.no_mate =>
-                {
-                    true
-                }
-                _ => self.is_legal(turn, mover),
-            }
-        });
-        self.pins = pins;
-    }
-
-    /// Royal safety, and the drop limits that depend on the resulting position.
-    fn is_legal(&mut self, turn: &Turn, mover: usize) -> bool {
-        self.make(turn);
-        let mut legal = !self.royal_in_danger(mover);
-        if legal && turn.main().kind == PartKind::Drop {
-            legal = !self.drop_mates(turn);
-        }
-        self.unmake();
-        legal
-    }
-
-    /// Whether `player`'s royal piece can be captured by the player who moves after it.
-    pub fn royal_in_danger(&self, player: usize) -> bool {
-        let attacker = self.next_player(player);
-        self.any_royal(player, |sq| self.attacked(sq, attacker))
-    }
-
-    /// Calls `test` on each royal piece of `player` until it returns true.
-    fn any_royal(&self, player: usize, test: impl Fn(Sq) -> bool) -> bool {
-        if !self.royal_overflow {
-            let tracked = self.royals.get(player).copied().unwrap_or(NO_SQUARE);
-            return tracked != NO_SQUARE && test(tracked);
-        }
-        (0..self.board.len() as Sq).any(|sq| {
-            self.piece(self.board[sq as usize])
-                .is_some_and(|(kind, p)| p == player && self.rules.kinds[kind].royal)
-                && test(sq)
-        })
-    }
-
-    /// The square of `player`'s one royal piece, or none if it has none or several.
-    fn single_royal(&self, player: usize) -> Sq {
-        match self.royal_overflow {
-            true => NO_SQUARE,
-            false => self.royals.get(player).copied().unwrap_or(NO_SQUARE),
-        }
-    }
-
-    /// Whether the player to move is in check.
-    pub fn in_check(&self) -> bool {
-        self.royal_in_danger(self.to_move)
-    }
-
-    /// A drop of a `no-mate` piece that leaves the opponent without a legal turn while in
-    /// check. Called with the drop made.
-    fn drop_mates(&mut self, turn: &Turn) -> bool {
-        let (kind, _) = self.rules.split(turn.main().piece);
-        if !self.rules.kinds[kind].drops.no_mate || !self.in_check() {
-            return false;
-        }
-        let mut replies = Vec::new();
-        self.legal_turns(&mut replies);
-        replies.is_empty()
-    }
-
     /// Whether `sq` is attacked by any piece of `attacker`.
     pub fn attacked(&self, sq: Sq, attacker: usize) -> bool {
         let rules = self.rules;
@@ -161,47 +62,48 @@ impl Position<'_> {
         (NO_SQUARE, range)
     }
 
-    /// Every pseudo-legal turn of the player to move, appended to `out`.
-    pub fn pseudo_turns(&self, out: &mut Vec<Turn>) {
-        let start = out.len();
-        let mover = self.to_move;
+    /// The pseudo-legal moves of `player`'s pieces of the kinds in `kinds`, castling
+    /// included, each extending `base`; appended to `out`.
+    pub(super) fn piece_moves(&self, player: usize, kinds: u64, base: Turn, out: &mut Vec<Turn>) {
         for from in 0..self.board.len() as Sq {
             let code = self.board[from as usize];
             match self.piece(code) {
-                Some((_, player)) if player == mover => self.piece_turns(from, code, out),
+                Some((kind, owner)) if owner == player && kinds & (1 << kind) != 0 => {
+                    self.piece_turns(from, code, player, base, out)
+                }
                 _ => {}
             }
         }
-        self.castling_turns(out);
-        if self.rules.turn == TurnShape::MoveOrDrop {
-            self.drop_turns(out);
-        }
-        if self.rules.turn == TurnShape::MoveThenShoot {
-            self.add_arrows(start, out);
-        }
+        self.castling_turns(player, kinds, base, out);
     }
 
-    fn piece_turns(&self, from: Sq, code: Code, out: &mut Vec<Turn>) {
+    fn piece_turns(&self, from: Sq, code: Code, player: usize, base: Turn, out: &mut Vec<Turn>) {
         let start = out.len();
-        self.program_turns(from, code, out);
+        let moving = Moving {
+            player,
+            base,
+            from,
+            code,
+        };
+        self.program_turns(moving, out);
         if self.rules.overlapping[code as usize] {
             dedupe(out, start);
         }
     }
 
-    fn program_turns(&self, from: Sq, code: Code, out: &mut Vec<Turn>) {
+    fn program_turns(&self, moving: Moving, out: &mut Vec<Turn>) {
         let rules = self.rules;
-        let mover = self.to_move;
-        for rule in &rules.programs[code as usize] {
+        let from = moving.from;
+        for rule in &rules.programs[moving.code as usize] {
             if rule
                 .from_zone
-                .is_some_and(|z| !rules.in_zone(z, mover, from))
+                .is_some_and(|z| !rules.in_zone(z, moving.player, from))
                 || (rule.first && !self.unmoved[from as usize])
             {
                 continue;
             }
             if rule.hop != Hop::No {
-                self.hop_turns(from, code, rule, out);
+                self.hop_turns(rule, moving, out);
                 continue;
             }
             if !self.path_clear(rule, from) {
@@ -216,18 +118,21 @@ impl Position<'_> {
                 let target = self.board[to as usize];
                 if target == EMPTY {
                     if rule.mode.moves() {
-                        self.push_move(from, to, code, rule, false, out);
+                        self.push_move(to, rule, false, moving, out);
                     }
-                    if rule.en_passant && to == self.ep && self.ep_player as usize == mover {
-                        self.push_en_passant(from, to, code, out);
+                    if rule.en_passant && to == self.ep && self.ep_player as usize == moving.player
+                    {
+                        self.push_en_passant(to, rule, moving, out);
                     }
                     continue;
                 }
                 if target != BLOCKED
                     && rule.mode.captures()
-                    && self.piece(target).is_some_and(|(_, owner)| owner != mover)
+                    && self
+                        .piece(target)
+                        .is_some_and(|(_, owner)| owner != moving.player)
                 {
-                    self.push_move(from, to, code, rule, true, out);
+                    self.push_move(to, rule, true, moving, out);
                 }
                 break;
             }
@@ -235,8 +140,8 @@ impl Position<'_> {
     }
 
     /// Moves over exactly one piece (or blocked square) along the rule's line.
-    fn hop_turns(&self, from: Sq, code: Code, rule: &Gen, out: &mut Vec<Turn>) {
-        let hurdle = self.next_occupied(rule.vector, from);
+    fn hop_turns(&self, rule: &Gen, moving: Moving, out: &mut Vec<Turn>) {
+        let hurdle = self.next_occupied(rule.vector, moving.from);
         if hurdle == NO_SQUARE {
             return;
         }
@@ -250,14 +155,14 @@ impl Position<'_> {
             if target != EMPTY {
                 let enemy = self
                     .piece(target)
-                    .is_some_and(|(_, owner)| owner != self.to_move);
+                    .is_some_and(|(_, owner)| owner != moving.player);
                 if enemy && rule.mode.captures() {
-                    self.push_move(from, to, code, rule, true, out);
+                    self.push_move(to, rule, true, moving, out);
                 }
                 return;
             }
             if rule.mode.moves() {
-                self.push_move(from, to, code, rule, false, out);
+                self.push_move(to, rule, false, moving, out);
             }
             if rule.hop == Hop::JustBeyond {
                 return;
@@ -273,43 +178,37 @@ impl Position<'_> {
         })
     }
 
-    fn push_move(
-        &self,
-        from: Sq,
-        to: Sq,
-        code: Code,
-        rule: &Gen,
-        captures: bool,
-        out: &mut Vec<Turn>,
-    ) {
+    fn push_move(&self, to: Sq, rule: &Gen, captures: bool, moving: Moving, out: &mut Vec<Turn>) {
         let passed = match rule.path.first() {
-            Some(&v) if rule.passable => self.rules.geometry.step(v, from),
+            Some(&v) if rule.passable => self.rules.geometry.step(v, moving.from),
             _ => NO_SQUARE,
         };
-        self.push_with_promotions(from, to, code, out, |mut turn| {
-            turn.captures = captures;
+        self.push_with_promotions(to, moving, out, |mut turn| {
+            turn.captures |= captures;
             turn.passed = passed;
+            turn.tag = rule.tag;
             turn
         });
     }
 
-    fn push_en_passant(&self, from: Sq, to: Sq, code: Code, out: &mut Vec<Turn>) {
+    fn push_en_passant(&self, to: Sq, rule: &Gen, moving: Moving, out: &mut Vec<Turn>) {
         let victim = self.ep_victim;
         if self
             .piece(self.board[victim as usize])
-            .is_none_or(|(_, owner)| owner == self.to_move)
+            .is_none_or(|(_, owner)| owner == moving.player)
         {
             return;
         }
-        let remove = Part {
-            kind: PartKind::Remove,
+        let take = Part {
+            kind: PartKind::Take,
             piece: EMPTY,
             from: victim,
             to: victim,
         };
-        self.push_with_promotions(from, to, code, out, |turn| {
-            let mut turn = turn.with(remove);
+        self.push_with_promotions(to, moving, out, |turn| {
+            let mut turn = turn.with(take);
             turn.captures = true;
+            turn.tag = rule.tag;
             turn
         });
     }
@@ -317,13 +216,15 @@ impl Position<'_> {
     /// Pushes the move, or its promotions, or both, as the promotion rules of the piece say.
     fn push_with_promotions(
         &self,
-        from: Sq,
         to: Sq,
-        code: Code,
+        moving: Moving,
         out: &mut Vec<Turn>,
         finish: impl Fn(Turn) -> Turn,
     ) {
         let rules = self.rules;
+        let Moving {
+            from, code, base, ..
+        } = moving;
         let (kind, player) = rules.split(code);
         let plain = Part {
             kind: PartKind::Move,
@@ -346,24 +247,29 @@ impl Position<'_> {
             let target = remaining.trailing_zeros() as usize;
             remaining &= remaining - 1;
             let piece = rules.code(target, player);
-            out.push(finish(Turn::new(Part {
+            out.push(finish(base.with(Part {
                 kind: PartKind::Promote,
                 piece,
                 ..plain
             })));
         }
         if targets == 0 || !forced {
-            out.push(finish(Turn::new(plain)));
+            out.push(finish(base.with(plain)));
         }
     }
 
-    fn castling_turns(&self, out: &mut Vec<Turn>) {
-        let mover = self.to_move;
+    fn castling_turns(&self, mover: usize, kinds: u64, base: Turn, out: &mut Vec<Turn>) {
         for (bit, right) in self.rules.castles.iter().enumerate() {
             if self.castling & (1 << bit) == 0 || right.player != mover {
                 continue;
             }
             let king = self.board[right.king_from as usize];
+            if self
+                .piece(king)
+                .is_none_or(|(kind, _)| kinds & (1 << kind) == 0)
+            {
+                continue;
+            }
             let rook = self.board[right.rook_from as usize];
             let clear = right.empty.iter().all(|&s| {
                 self.board[s as usize] == EMPTY || s == right.king_from || s == right.rook_from
@@ -382,20 +288,28 @@ impl Position<'_> {
                 to: right.king_to,
             };
             let rook_move = Part {
-                kind: PartKind::Move,
+                kind: PartKind::Partner,
                 piece: rook,
                 from: right.rook_from,
                 to: right.rook_to,
             };
-            out.push(Turn::new(king_move).with(rook_move));
+            out.push(base.with(king_move).with(rook_move));
         }
     }
 
-    fn drop_turns(&self, out: &mut Vec<Turn>) {
+    /// Drops of `mover`'s pieces in hand of the kinds in `kinds`, within `zone` if given,
+    /// each extending `base`.
+    pub(super) fn drop_turns(
+        &self,
+        mover: usize,
+        kinds: u64,
+        zone: Option<u16>,
+        base: Turn,
+        out: &mut Vec<Turn>,
+    ) {
         let rules = self.rules;
-        let mover = self.to_move;
         for kind in 0..rules.kinds.len() {
-            if self.hands[self.hand_slot(mover, kind)] == 0 {
+            if self.hands[self.hand_slot(mover, kind)] == 0 || kinds & (1 << kind) == 0 {
                 continue;
             }
             let code = rules.code(kind, mover);
@@ -408,13 +322,14 @@ impl Position<'_> {
             for to in 0..self.board.len() as Sq {
                 let file = rules.geometry.coords[to as usize].0;
                 if self.board[to as usize] != EMPTY
+                    || zone.is_some_and(|z| !rules.in_zone(z, mover, to))
                     || limits.inside.iter().any(|&z| !rules.in_zone(z, mover, to))
                     || limits.outside.iter().any(|&z| rules.in_zone(z, mover, to))
                     || taken_files & (1 << file) != 0
                 {
                     continue;
                 }
-                out.push(Turn::new(Part {
+                out.push(base.with(Part {
                     kind: PartKind::Drop,
                     piece: code,
                     from: NO_SQUARE,
@@ -432,49 +347,15 @@ impl Position<'_> {
             .filter(|(c, _)| **c == code)
             .fold(0, |files, (_, &(f, _))| files | 1 << f)
     }
-
-    /// Replaces each move from `start` on by the move followed by each arrow it can shoot.
-    fn add_arrows(&self, start: usize, out: &mut Vec<Turn>) {
-        let end = out.len();
-        let arrows = &self.rules.arrows[self.to_move];
-        for index in start..end {
-            let turn = out[index];
-            let main = *turn.main();
-            for rule in arrows {
-                let mut to = main.to;
-                for _ in 0..rule.range {
-                    to = self.rules.geometry.step(rule.vector, to);
-                    if to == NO_SQUARE || !empty_after(&self.board, &turn, to) {
-                        break;
-                    }
-                    out.push(turn.with(Part {
-                        kind: PartKind::Block,
-                        piece: BLOCKED,
-                        from: main.to,
-                        to,
-                    }));
-                }
-            }
-        }
-        out.drain(start..end);
-    }
 }
 
-/// Whether `sq` is empty once the turn's moves are made: squares just left count as empty, and
-/// squares just entered (by a castling partner, say) as occupied.
-fn empty_after(board: &[Code], turn: &Turn, sq: Sq) -> bool {
-    let mut empty = board[sq as usize] == EMPTY;
-    for part in turn.parts() {
-        if matches!(part.kind, PartKind::Move | PartKind::Promote) {
-            if part.from == sq {
-                empty = true;
-            }
-            if part.to == sq {
-                empty = false;
-            }
-        }
-    }
-    empty
+/// The piece being moved: whose, from where, and the turn its move extends.
+#[derive(Clone, Copy)]
+struct Moving {
+    player: usize,
+    base: Turn,
+    from: Sq,
+    code: Code,
 }
 
 /// Removes turns from `start` on that repeat an earlier one part for part; a repeat that opens

@@ -1,38 +1,67 @@
-//! The end of the game: the rule file's end rules, tried in order for the player to move.
+//! The end of the game, judged at the start of each turn: the rule file's end rules, tried in
+//! order for the player to move, given that player's legal turns.
 
 use super::Position;
+use super::steps::Request;
+use super::turn::Turn;
+use crate::compile::turns::Plan;
 use crate::compile::{EndCondition, Outcome};
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
-    Win { player: usize, reason: String },
-    Draw { reason: String },
+    /// The players whose bits are set win.
+    Win {
+        players: u32,
+        reason: String,
+    },
+    Draw {
+        reason: String,
+    },
 }
 
-impl Position<'_> {
+impl<'r> Position<'r> {
     /// The ending, if the game is over before the player to move moves.
     pub fn ending(&mut self) -> Option<Ending> {
+        let mut turns = self.scratch.pop().unwrap_or_default();
+        self.generate_legal(&mut turns);
+        let ending = self.ending_given(&turns);
+        self.scratch.push(turns);
+        ending
+    }
+
+    /// The ending, given the legal turns of the player to move.
+    pub(super) fn ending_given(&mut self, turns: &[Turn]) -> Option<Ending> {
+        let rules = self.rules;
+        if self.current_phase().is_none() {
+            return Some(Ending::Draw {
+                reason: "the last phase of the game has ended".to_string(),
+            });
+        }
         let mover = self.to_move;
-        let mut turns = Vec::new();
-        self.legal_turns(&mut turns);
+        let name = &rules.player_names[mover];
         let stuck = turns.is_empty();
-        let in_check = self.in_check();
-        let repeats = 1 + self.history().filter(|&h| h == self.hash).count() as u32;
-        let name = self.rules.player_names[mover].clone();
-        for &(outcome, condition) in &self.rules.end {
+        for &(outcome, condition) in &rules.end {
             let reason = match condition {
-                EndCondition::Checkmated if stuck && in_check => format!("{name} is checkmated"),
-                EndCondition::Stalemated if stuck && !in_check => format!("{name} is stalemated"),
+                EndCondition::Checkmated if stuck && self.in_check() => {
+                    format!("{name} is checkmated")
+                }
+                EndCondition::Stalemated if stuck && !self.in_check() => {
+                    format!("{name} is stalemated")
+                }
                 EndCondition::NoMoves if stuck => format!("{name} has no move"),
                 EndCondition::Extinct if self.has_no_pieces(mover) => {
                     format!("{name} has no pieces")
                 }
-                EndCondition::Repeated(n) if repeats >= n => {
+                EndCondition::Repeated(n) if self.occurrences() >= n => {
                     format!("the position occurred {n} times")
                 }
                 EndCondition::Quiet(n, _) if self.halfmove >= n => {
                     format!("{n} plies passed without a capture or a counted move")
+                }
+                EndCondition::Immobilized(kinds) if self.immobilized(kinds, turns) => {
+                    let piece = &rules.kinds[kinds.trailing_zeros() as usize].name;
+                    format!("{name}'s {piece} cannot move, and no action this turn frees it")
                 }
                 _ => continue,
             };
@@ -44,14 +73,14 @@ impl Position<'_> {
     }
 
     fn decide(&self, outcome: Outcome, reason: String) -> Ending {
-        let mover = self.to_move;
+        let mover = 1 << self.to_move;
         match outcome {
             Outcome::Win => Ending::Win {
-                player: mover,
+                players: mover,
                 reason,
             },
             Outcome::Lose => Ending::Win {
-                player: self.next_player(mover),
+                players: self.alive & !mover,
                 reason,
             },
             Outcome::Draw => Ending::Draw { reason },
@@ -69,12 +98,55 @@ impl Position<'_> {
             .any(|&n| n > 0);
         !on_board && !in_hand
     }
+
+    /// Whether no piece of `kinds` of the player to move has a complete ordinary turn now,
+    /// and none of the player's `turns` would give one such a turn. Judged only in phases
+    /// whose ordinary turn moves pieces.
+    fn immobilized(&mut self, kinds: u64, turns: &[Turn]) -> bool {
+        let Some(phase) = self.current_phase().filter(|p| p.moves) else {
+            return false;
+        };
+        let player = self.to_move;
+        let plans = phase.ordinary.as_slice();
+        if self.can_move(player, kinds, plans) {
+            return false;
+        }
+        !turns.iter().any(|turn| {
+            self.make(turn);
+            let freed = self.can_move(player, kinds, plans);
+            self.unmake();
+            freed
+        })
+    }
+
+    /// Whether a piece of `kinds` of `player` has a complete turn by `plans`.
+    fn can_move(&mut self, player: usize, kinds: u64, plans: &'r [Plan]) -> bool {
+        let mut found = self.scratch.pop().unwrap_or_default();
+        let request = Request {
+            player,
+            movers: kinds,
+            enough: 1,
+        };
+        self.generate(request, plans, &mut found);
+        let any = !found.is_empty();
+        self.scratch.push(found);
+        any
+    }
 }
 
 impl Ending {
     pub fn describe(&self, names: &[String]) -> String {
         match self {
-            Ending::Win { player, reason } => format!("{} wins: {reason}", names[*player]),
+            Ending::Win { players, reason } => {
+                let winners: Vec<&str> = names
+                    .iter()
+                    .enumerate()
+                    .filter(|(p, _)| players & (1 << p) != 0)
+                    .map(|(_, n)| n.as_str())
+                    .collect();
+                let verb = if winners.len() == 1 { "wins" } else { "win" };
+                format!("{} {verb}: {reason}", winners.join(" and "))
+            }
             Ending::Draw { reason } => format!("draw: {reason}"),
         }
     }

@@ -1,29 +1,44 @@
-//! A position: the board, hands, whose turn it is, castling rights, en passant, counters, and
-//! an incremental hash. Turns are made and unmade in place with an undo stack, so searching
-//! allocates nothing per move.
+//! A position: the board, hands, whose turn it is, the phase, castling rights, en passant,
+//! clocks, and an incremental hash. Turns are made in place: every change a turn makes is
+//! written to one journal and undone from it, so searching allocates nothing per move.
 
 use super::pins::Pins;
-use super::turn::{PartKind, Turn};
+use super::turn::{Part, PartKind, Turn};
+use crate::compile::turns::{Phase, PhaseEnd};
 use crate::compile::{BLOCKED, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
 
-/// Undo information for one made turn.
+/// One change to the position's variable-length state, with the value it replaced.
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    Square(Sq, Code),
+    Hand(u16, u8),
+    Royal(u8, Sq),
+    Unmoved(Sq, bool),
+    PhaseTurns(u8, u32),
+    Swapped,
+}
+
+/// The scalars a made turn may change, saved whole, and where its journal entries start.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
-    turn: Turn,
+    journal: u32,
+    hash: u64,
     to_move: u8,
-    castling: u32,
+    phase: u8,
+    ep_player: u8,
     ep: Sq,
     ep_victim: Sq,
-    ep_player: u8,
+    castling: u32,
+    alive: u32,
     halfmove: u32,
     fullmove: u32,
+}
+
+/// A point in the journal to go back to, for changes made while generating a turn.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Mark {
+    journal: usize,
     hash: u64,
-    swapped: bool,
-    /// How many entries `captured` had before this turn.
-    captured: u32,
-    /// How many entries `unmoved_log` had before this turn.
-    unmoved_log: u32,
-    royals: [Sq; MAX_TRACKED],
 }
 
 /// Royal squares are tracked for this many players; larger games scan the board instead.
@@ -50,10 +65,11 @@ pub struct Position<'r> {
     pub royals: [Sq; MAX_TRACKED],
     /// The players still in the game, as bits.
     pub alive: u32,
-    /// The phase of play, for games played in phases.
+    /// The phase being played, an index into the ruleset's phases; past the last one once
+    /// the last phase has ended.
     pub phase: u8,
-    /// Per-player counters, `counters[player * count + counter]`, for games that keep them.
-    pub counters: Vec<u16>,
+    /// Each player's turns played in the current phase.
+    pub phase_turns: Vec<u32>,
     /// Whether the players have exchanged colours by the pie choice.
     pub swapped: bool,
     /// Some player has more than one royal piece (or too many players to track): royal
@@ -63,10 +79,9 @@ pub struct Position<'r> {
     /// Whether the piece on each square has not moved yet (kept when a rule is `first`).
     pub unmoved: Vec<bool>,
     undo: Vec<Undo>,
-    /// Captured pieces: where, what, and the hand slot it went to (if any).
-    captured: Vec<(Sq, Code, Option<usize>)>,
-    /// Earlier values of `unmoved`, to restore on unmake.
-    unmoved_log: Vec<(Sq, bool)>,
+    journal: Vec<Change>,
+    /// Move lists reused by the turn programs' steps.
+    pub(super) scratch: Vec<Vec<Turn>>,
 }
 
 impl<'r> Position<'r> {
@@ -88,19 +103,21 @@ impl<'r> Position<'r> {
             royal_overflow: false,
             alive: (1u32 << rules.players()) - 1,
             phase: 0,
-            counters: Vec::new(),
+            phase_turns: vec![0; rules.players()],
             swapped: false,
             pins: Pins::new(rules.geometry.squares()),
             unmoved: rules.start_board.iter().map(|&c| c != EMPTY).collect(),
             undo: Vec::with_capacity(64),
-            captured: Vec::with_capacity(64),
-            unmoved_log: Vec::new(),
+            journal: Vec::with_capacity(256),
+            scratch: Vec::new(),
         };
+        position.to_move = position.enter_phase(0, 0);
+        position.journal.clear();
         position.refresh();
         position
     }
 
-    /// Recomputes what is derived from the board: royal squares and the hash.
+    /// Recomputes what is derived from the rest: royal squares and the hash.
     pub fn refresh(&mut self) {
         self.royals = [NO_SQUARE; MAX_TRACKED];
         let mut counts = vec![0usize; self.rules.players()];
@@ -141,6 +158,14 @@ impl<'r> Position<'r> {
         if self.ep != NO_SQUARE {
             hash ^= z.ep[self.ep as usize];
         }
+        hash ^= z.phase(self.phase) ^ z.out(!self.alive);
+        if self.swapped {
+            hash ^= z.swapped;
+        }
+        let cycle = self.turn_cycle();
+        for (player, &count) in self.phase_turns.iter().enumerate() {
+            hash ^= z.phase_turns(player, count % cycle);
+        }
         hash
     }
 
@@ -163,7 +188,22 @@ impl<'r> Position<'r> {
         player * self.rules.kinds.len() + kind
     }
 
+    /// What each player's count of turns in the phase matters modulo.
+    fn turn_cycle(&self) -> u32 {
+        self.current_phase().map_or(1, |p| p.cycle)
+    }
+
+    /// The phase being played, or `None` once the last phase has ended.
+    pub fn current_phase(&self) -> Option<&'r Phase> {
+        self.rules.phases.get(self.phase as usize)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Journaled changes: each records what it replaces and keeps the hash up to date.
+
     fn set_hand(&mut self, slot: usize, count: u8) {
+        self.journal
+            .push(Change::Hand(slot as u16, self.hands[slot]));
         let z = &self.rules.zobrist;
         self.hash ^= z.hand(slot, self.hands[slot]) ^ z.hand(slot, count);
         self.hands[slot] = count;
@@ -171,6 +211,7 @@ impl<'r> Position<'r> {
 
     fn put(&mut self, sq: Sq, code: Code) {
         let old = self.board[sq as usize];
+        self.journal.push(Change::Square(sq, old));
         let z = &self.rules.zobrist;
         if old != EMPTY {
             self.hash ^= z.piece(old, sq);
@@ -181,180 +222,292 @@ impl<'r> Position<'r> {
         self.board[sq as usize] = code;
     }
 
+    fn set_royal(&mut self, player: usize, sq: Sq) {
+        if player < MAX_TRACKED {
+            self.journal
+                .push(Change::Royal(player as u8, self.royals[player]));
+            self.royals[player] = sq;
+        }
+    }
+
+    /// Sets whether the piece on `sq` is unmoved.
+    fn note_unmoved(&mut self, sq: Sq, value: bool) {
+        if sq != NO_SQUARE {
+            self.journal
+                .push(Change::Unmoved(sq, self.unmoved[sq as usize]));
+            self.unmoved[sq as usize] = value;
+        }
+    }
+
+    fn set_phase_turns(&mut self, player: usize, count: u32) {
+        let old = self.phase_turns[player];
+        self.journal.push(Change::PhaseTurns(player as u8, old));
+        let cycle = self.turn_cycle();
+        let z = &self.rules.zobrist;
+        self.hash ^= z.phase_turns(player, old % cycle) ^ z.phase_turns(player, count % cycle);
+        self.phase_turns[player] = count;
+    }
+
+    fn toggle_swapped(&mut self) {
+        self.journal.push(Change::Swapped);
+        self.swapped = !self.swapped;
+        self.hash ^= self.rules.zobrist.swapped;
+    }
+
+    pub(super) fn mark(&self) -> Mark {
+        Mark {
+            journal: self.journal.len(),
+            hash: self.hash,
+        }
+    }
+
+    /// Undoes every journaled change made since `mark`.
+    pub(super) fn rewind(&mut self, mark: Mark) {
+        while self.journal.len() > mark.journal {
+            match self.journal.pop().expect("longer than the mark") {
+                Change::Square(sq, code) => self.board[sq as usize] = code,
+                Change::Hand(slot, count) => self.hands[slot as usize] = count,
+                Change::Royal(player, sq) => self.royals[player as usize] = sq,
+                Change::Unmoved(sq, value) => self.unmoved[sq as usize] = value,
+                Change::PhaseTurns(player, count) => self.phase_turns[player as usize] = count,
+                Change::Swapped => self.swapped = !self.swapped,
+            }
+        }
+        self.hash = mark.hash;
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Making and unmaking turns.
+
     /// Removes the piece on `sq` as a capture by `capturer`: to the capturer's hand if the
     /// rules say so, as the kind it demotes to.
     fn capture(&mut self, sq: Sq, capturer: usize) {
-        let code = self.board[sq as usize];
-        let mut to_hand = None;
-        if let Some((kind, player)) = self.piece(code) {
+        if let Some((kind, player)) = self.piece(self.board[sq as usize]) {
             let slot = self.hand_slot(capturer, self.rules.kinds[kind].demotes_to as usize);
-            // A full hand (255 of a kind) takes no more; unmake then gives none back.
+            // A full hand (255 of a kind) takes no more.
             if self.rules.capture_to_hand && self.hands[slot] < u8::MAX {
                 self.set_hand(slot, self.hands[slot] + 1);
-                to_hand = Some(slot);
             }
-            if self.rules.kinds[kind].royal && player < MAX_TRACKED && self.royals[player] == sq {
-                self.royals[player] = NO_SQUARE;
-            }
+            self.lift(sq, kind, player);
         }
-        self.captured.push((sq, code, to_hand));
+    }
+
+    /// Takes the piece of `kind` and `player` off `sq`.
+    fn lift(&mut self, sq: Sq, kind: usize, player: usize) {
+        if self.rules.kinds[kind].royal && self.royals.get(player) == Some(&sq) {
+            self.set_royal(player, NO_SQUARE);
+        }
         self.put(sq, EMPTY);
     }
 
+    /// Applies one part of a turn of `mover` to the board and hands.
+    pub(super) fn apply(&mut self, part: &Part, mover: usize) {
+        if self.rules.first_moves {
+            self.note_unmoved(part.from, false);
+            // A dropped piece counts as unmoved where the start position has it, as when a
+            // position is read.
+            let fresh = part.kind == PartKind::Drop
+                && self.rules.start_board[part.to as usize] == part.piece;
+            self.note_unmoved(part.to, fresh);
+        }
+        match part.kind {
+            PartKind::Move | PartKind::Promote | PartKind::Partner => {
+                if self.board[part.to as usize] != EMPTY {
+                    self.capture(part.to, mover);
+                }
+                if let Some((kind, player)) = self.piece(part.piece)
+                    && self.rules.kinds[kind].royal
+                {
+                    self.set_royal(player, part.to);
+                }
+                self.put(part.from, EMPTY);
+                self.put(part.to, part.piece);
+            }
+            PartKind::Drop => {
+                let (kind, _) = self.rules.split(part.piece);
+                let slot = self.hand_slot(mover, kind);
+                self.set_hand(slot, self.hands[slot] - 1);
+                self.put(part.to, part.piece);
+                if self.rules.kinds[kind].royal {
+                    self.set_royal(mover, part.to);
+                }
+            }
+            PartKind::Take => self.capture(part.from, mover),
+            PartKind::Remove => {
+                if let Some((kind, player)) = self.piece(self.board[part.from as usize]) {
+                    self.lift(part.from, kind, player);
+                }
+            }
+            PartKind::Block => self.put(part.to, BLOCKED),
+            PartKind::Unblock => self.put(part.to, EMPTY),
+            PartKind::Choice => {
+                if part.piece == 1 {
+                    self.toggle_swapped();
+                }
+            }
+            PartKind::Pass => {}
+        }
+    }
+
     pub fn make(&mut self, turn: &Turn) {
-        let mover = self.to_move;
+        self.make_as(turn, self.to_move);
+    }
+
+    /// Makes a turn of `mover`, who need not be the player to move (to test a turn of
+    /// another player for legality, say).
+    pub(super) fn make_as(&mut self, turn: &Turn, mover: usize) {
         self.undo.push(Undo {
-            turn: *turn,
-            to_move: mover as u8,
-            castling: self.castling,
+            journal: self.journal.len() as u32,
+            hash: self.hash,
+            to_move: self.to_move as u8,
+            phase: self.phase,
+            ep_player: self.ep_player,
             ep: self.ep,
             ep_victim: self.ep_victim,
-            ep_player: self.ep_player,
+            castling: self.castling,
+            alive: self.alive,
             halfmove: self.halfmove,
             fullmove: self.fullmove,
-            hash: self.hash,
-            swapped: self.swapped,
-            captured: self.captured.len() as u32,
-            unmoved_log: self.unmoved_log.len() as u32,
-            royals: self.royals,
         });
-        let z = &self.rules.zobrist;
+        let rules = self.rules;
+        let z = &rules.zobrist;
         if self.ep != NO_SQUARE {
             self.hash ^= z.ep[self.ep as usize];
             self.ep = NO_SQUARE;
         }
-        let mut quiet = !(turn.captures && self.rules.captures_break_quiet);
+        let mut quiet = !(turn.captures && rules.captures_break_quiet);
         let mut castling = self.castling;
         for part in turn.parts() {
-            if self.rules.first_moves {
-                self.note_unmoved(part.from, false);
-                // A dropped piece counts as unmoved where the start position has it, as when
-                // a position is read.
-                let fresh = part.kind == PartKind::Drop
-                    && self.rules.start_board[part.to as usize] == part.piece;
-                self.note_unmoved(part.to, fresh);
-            }
-            match part.kind {
-                PartKind::Move | PartKind::Promote => {
-                    let moving = self.board[part.from as usize];
-                    if let Some((kind, _)) = self.piece(moving) {
-                        quiet &= self.rules.quiet_breakers & (1 << kind) == 0;
-                        if self.rules.kinds[kind].royal && mover < MAX_TRACKED {
-                            self.royals[mover] = part.to;
-                        }
-                    }
-                    if self.board[part.to as usize] != EMPTY {
-                        self.capture(part.to, mover);
-                    }
-                    self.put(part.from, EMPTY);
-                    self.put(part.to, part.piece);
-                    castling &= !(self.rules.castle_clear[part.from as usize]
-                        | self.rules.castle_clear[part.to as usize]);
+            if matches!(part.kind, PartKind::Move | PartKind::Promote) {
+                if let Some((kind, _)) = self.piece(self.board[part.from as usize]) {
+                    quiet &= rules.quiet_breakers & (1 << kind) == 0;
                 }
-                PartKind::Drop => {
-                    let (kind, _) = self.rules.split(part.piece);
-                    let slot = self.hand_slot(mover, kind);
-                    self.set_hand(slot, self.hands[slot] - 1);
-                    self.put(part.to, part.piece);
-                    if self.rules.kinds[kind].royal && mover < MAX_TRACKED {
-                        self.royals[mover] = part.to;
-                    }
-                }
-                PartKind::Remove => self.capture(part.from, mover),
-                PartKind::Block => self.put(part.to, BLOCKED),
-                PartKind::Unblock => self.put(part.to, EMPTY),
-                PartKind::Choice => self.swapped ^= part.piece == 1,
+                castling &= !(rules.castle_clear[part.from as usize]
+                    | rules.castle_clear[part.to as usize]);
             }
+            self.apply(part, mover);
         }
         if castling != self.castling {
             self.hash ^= z.castling_rights(self.castling) ^ z.castling_rights(castling);
             self.castling = castling;
-        }
-        let next = self.next_player(mover);
-        if turn.passed != NO_SQUARE && self.can_take_en_passant(turn.passed, next) {
-            self.ep = turn.passed;
-            self.ep_victim = turn.main().to;
-            self.ep_player = next as u8;
-            self.hash ^= z.ep[self.ep as usize];
         }
         self.halfmove = if quiet {
             self.halfmove.saturating_add(1)
         } else {
             0
         };
-        if next == 0 {
-            self.fullmove = self.fullmove.saturating_add(1);
+        let next = self.pass_turn(mover);
+        if turn.passed != NO_SQUARE
+            && let Some(moved) = turn.last_move()
+            && self.can_take_en_passant(turn.passed, next)
+        {
+            self.ep = turn.passed;
+            self.ep_victim = moved.to;
+            self.ep_player = next as u8;
+            self.hash ^= z.ep[self.ep as usize];
         }
-        self.hash ^= z.to_move[mover] ^ z.to_move[next];
-        self.to_move = next;
     }
 
-    /// Sets whether the piece on `sq` is unmoved, logging the old value for unmake.
-    fn note_unmoved(&mut self, sq: Sq, value: bool) {
-        if sq != NO_SQUARE {
-            self.unmoved_log.push((sq, self.unmoved[sq as usize]));
-            self.unmoved[sq as usize] = value;
+    /// Ends `mover`'s turn: counts it, moves on to the next phase if this one is over, and
+    /// hands the turn to the next player. Returns that player.
+    fn pass_turn(&mut self, mover: usize) -> usize {
+        let next = match self.current_phase() {
+            Some(phase) if self.rules.counts_turns => {
+                self.set_phase_turns(mover, self.phase_turns[mover] + 1);
+                match self.next_mover(phase, mover) {
+                    Some(next) => next,
+                    None => self.enter_phase(self.phase as usize + 1, mover),
+                }
+            }
+            _ => self.next_player(mover),
+        };
+        if next <= mover {
+            self.fullmove = self.fullmove.saturating_add(1);
         }
+        let z = &self.rules.zobrist;
+        self.hash ^= z.to_move[self.to_move] ^ z.to_move[next];
+        self.to_move = next;
+        next
+    }
+
+    /// Whether `player` has no more turns to play in `phase`.
+    fn done(&self, phase: &Phase, player: usize) -> bool {
+        self.alive & (1 << player) == 0
+            || match phase.end {
+                PhaseEnd::Never => false,
+                PhaseEnd::Once => self.phase_turns[player] >= 1,
+                PhaseEnd::HandEmpty => {
+                    let kinds = self.rules.kinds.len();
+                    self.hands[player * kinds..(player + 1) * kinds]
+                        .iter()
+                        .all(|&n| n == 0)
+                }
+            }
+    }
+
+    /// The mover of `phase` who plays after `player`, `player` again last; `None` when the
+    /// phase is over.
+    fn next_mover(&self, phase: &Phase, player: usize) -> Option<usize> {
+        let at = phase.movers.iter().position(|&p| p == player);
+        let count = phase.movers.len();
+        let start = at.map_or(0, |i| i + 1);
+        (0..count)
+            .map(|i| phase.movers[(start + i) % count])
+            .find(|&p| !self.done(phase, p))
+    }
+
+    /// Whether `player` has a turn to play in the current phase.
+    pub fn may_move(&self, player: usize) -> bool {
+        self.current_phase()
+            .is_some_and(|phase| phase.movers.contains(&player) && !self.done(phase, player))
+    }
+
+    /// Moves on past phases that are already over, as when a position is read without its
+    /// phase.
+    pub fn settle_phase(&mut self) {
+        while let Some(phase) = self.current_phase()
+            && phase.movers.iter().all(|&p| self.done(phase, p))
+        {
+            self.phase += 1;
+        }
+    }
+
+    /// Starts phase `index`, or the first phase after it that is not already over, and
+    /// returns its first mover; past the last phase, `player` keeps the turn.
+    fn enter_phase(&mut self, index: usize, player: usize) -> usize {
+        for index in index..=self.rules.phases.len() {
+            let z = &self.rules.zobrist;
+            self.hash ^= z.phase(self.phase) ^ z.phase(index as u8);
+            for p in 0..self.phase_turns.len() {
+                self.set_phase_turns(p, 0);
+            }
+            self.phase = index as u8;
+            let Some(phase) = self.current_phase() else {
+                break;
+            };
+            let first = phase.movers.iter().copied().find(|&p| !self.done(phase, p));
+            if let Some(first) = first {
+                return first;
+            }
+        }
+        player
     }
 
     pub fn unmake(&mut self) {
         let undo = self.undo.pop().expect("unmake follows make");
-        while self.unmoved_log.len() as u32 > undo.unmoved_log {
-            let (sq, value) = self.unmoved_log.pop().expect("logged");
-            self.unmoved[sq as usize] = value;
-        }
-        let mover = undo.to_move as usize;
-        for part in undo.turn.parts().iter().rev() {
-            match part.kind {
-                PartKind::Move | PartKind::Promote => {
-                    let original = if part.kind == PartKind::Promote {
-                        let (kind, player) = self.rules.split(part.piece);
-                        self.rules
-                            .code(self.rules.kinds[kind].demotes_to as usize, player)
-                    } else {
-                        part.piece
-                    };
-                    self.board[part.to as usize] = EMPTY;
-                    self.board[part.from as usize] = original;
-                    self.restore_capture_at(part.to, undo.captured);
-                }
-                PartKind::Drop => {
-                    let (kind, _) = self.rules.split(part.piece);
-                    self.board[part.to as usize] = EMPTY;
-                    let slot = self.hand_slot(mover, kind);
-                    self.hands[slot] += 1;
-                }
-                PartKind::Remove => self.restore_capture_at(part.from, undo.captured),
-                PartKind::Block => self.board[part.to as usize] = EMPTY,
-                PartKind::Unblock => self.board[part.to as usize] = BLOCKED,
-                PartKind::Choice => {}
-            }
-        }
-        self.to_move = mover;
-        self.castling = undo.castling;
+        self.rewind(Mark {
+            journal: undo.journal as usize,
+            hash: undo.hash,
+        });
+        self.to_move = undo.to_move as usize;
+        self.phase = undo.phase;
+        self.ep_player = undo.ep_player;
         self.ep = undo.ep;
         self.ep_victim = undo.ep_victim;
-        self.ep_player = undo.ep_player;
+        self.castling = undo.castling;
+        self.alive = undo.alive;
         self.halfmove = undo.halfmove;
         self.fullmove = undo.fullmove;
-        self.hash = undo.hash;
-        self.swapped = undo.swapped;
-        self.royals = undo.royals;
-    }
-
-    /// Puts back the piece captured on `sq` during the turn being unmade, if any.
-    fn restore_capture_at(&mut self, sq: Sq, floor: u32) {
-        let Some(&(at, code, to_hand)) = self.captured.last() else {
-            return;
-        };
-        if at != sq || self.captured.len() as u32 <= floor {
-            return;
-        }
-        self.captured.pop();
-        self.board[sq as usize] = code;
-        if let Some(slot) = to_hand {
-            self.hands[slot] -= 1;
-        }
     }
 
     /// Whether `player` has a piece that could capture en passant on `sq`. The square is opened
@@ -375,5 +528,10 @@ impl<'r> Position<'r> {
     /// The hashes of the positions before each made turn, oldest first.
     pub fn history(&self) -> impl Iterator<Item = u64> + '_ {
         self.undo.iter().map(|u| u.hash)
+    }
+
+    /// How many times the current position has stood, this time included.
+    pub fn occurrences(&self) -> u32 {
+        1 + self.history().filter(|&h| h == self.hash).count() as u32
     }
 }

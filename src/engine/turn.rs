@@ -1,6 +1,7 @@
-//! A turn as a short list of parts: a move, a drop, a removal, an arrow. Making a turn applies
-//! its parts in order; unmaking undoes them in reverse.
+//! A turn as a short list of parts: a placement, a move, an arrow, a removal. Making a turn
+//! applies its parts in order; the position's journal undoes them.
 
+use crate::compile::turns::MAX_PARTS;
 use crate::compile::{Code, NO_SQUARE, Sq};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -9,16 +10,22 @@ pub enum PartKind {
     Move,
     /// As `Move`, and the piece that lands is a promotion of the one that left.
     Promote,
+    /// A castling partner moves along with the royal piece: part of the move, not written.
+    Partner,
     /// `piece` comes from the mover's hand to `to`.
     Drop,
-    /// The piece on `from` is captured in place (en passant, or a removal).
+    /// The piece on `from` is captured by the move (en passant): part of the move, not written.
+    Take,
+    /// The piece on `from` is taken off the board by the player's choice, to no hand.
     Remove,
-    /// `to` becomes blocked (an arrow lands).
+    /// `to` becomes blocked by an arrow shot from `from`.
     Block,
     /// The blocked square `to` becomes empty again.
     Unblock,
     /// The pie choice: the two players exchange colours (`piece` 1) or keep them (0).
     Choice,
+    /// The player does nothing.
+    Pass,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,14 +37,11 @@ pub struct Part {
 }
 
 const NO_PART: Part = Part {
-    kind: PartKind::Block,
+    kind: PartKind::Pass,
     piece: 0,
     from: NO_SQUARE,
     to: NO_SQUARE,
 };
-
-/// At most this many parts make one turn.
-pub const MAX_PARTS: usize = 3;
 
 /// One whole turn: one node of perft.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,16 +52,22 @@ pub struct Turn {
     pub captures: bool,
     /// The square the moving piece passed, open to en passant on the next turn.
     pub passed: Sq,
+    /// The tag of the turn's last move, by number (0 for none), for the steps after it.
+    pub tag: u16,
 }
 
 impl Turn {
+    /// A turn with no parts yet, for a program to build on.
+    pub const EMPTY: Turn = Turn {
+        parts: [NO_PART; MAX_PARTS],
+        len: 0,
+        captures: false,
+        passed: NO_SQUARE,
+        tag: 0,
+    };
+
     pub fn new(first: Part) -> Self {
-        Turn {
-            parts: [first, NO_PART, NO_PART],
-            len: 1,
-            captures: false,
-            passed: NO_SQUARE,
-        }
+        Turn::EMPTY.with(first)
     }
 
     pub fn with(mut self, part: Part) -> Self {
@@ -70,8 +80,24 @@ impl Turn {
         &self.parts[..self.len as usize]
     }
 
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// The first part: the move or drop that the turn is about.
     pub fn main(&self) -> &Part {
         &self.parts[0]
+    }
+
+    /// The last part that moves a piece of the player's own choosing.
+    pub fn last_move(&self) -> Option<&Part> {
+        self.parts()
+            .iter()
+            .rev()
+            .find(|p| matches!(p.kind, PartKind::Move | PartKind::Promote))
     }
 }

@@ -45,6 +45,7 @@ pub fn diagram(position: &mut Position<'_>) -> String {
         None => format!("to move: {}", rules.player_names[position.to_move]),
     };
     out.push_str(&format!("\n{status}\n"));
+    out.push_str(&phase_lines(position));
     for (player, name) in rules.player_names.iter().enumerate() {
         let held: Vec<String> = rules
             .kinds
@@ -61,6 +62,38 @@ pub fn diagram(position: &mut Position<'_>) -> String {
     }
     if rules.players() == 2 {
         out.push_str(&format!("fen: {}\n", super::fen::write(position)));
+    }
+    out
+}
+
+/// The phase, each player's turns until their next periodic turn, and the pie swap.
+fn phase_lines(position: &Position<'_>) -> String {
+    let rules = position.rules;
+    let mut out = String::new();
+    let Some(phase) = position.current_phase() else {
+        return "phase: the last phase has ended\n".to_string();
+    };
+    if rules.phases.len() > 1 {
+        out.push_str(&format!("phase: {}\n", phase.name));
+    }
+    for &(period, _) in &phase.periodic {
+        let waits: Vec<String> = phase
+            .movers
+            .iter()
+            .map(|&p| {
+                let played = position.phase_turns[p];
+                let wait = period - played % period;
+                format!(
+                    "{} in {wait} (turn {} of the phase)",
+                    rules.player_names[p],
+                    played + wait
+                )
+            })
+            .collect();
+        out.push_str(&format!("every {period}th turn: {}\n", waits.join(", ")));
+    }
+    if position.swapped {
+        out.push_str("colours: swapped by the pie choice\n");
     }
     out
 }

@@ -3,6 +3,11 @@
 //! pieces and `X~` for other promoted pieces where captures go to hand, pieces in hand in
 //! brackets after the board, then side to move, castling (`KQkq`), en passant, the half-move
 //! clock and the move number. On boards with holes, each rank lists only its squares.
+//!
+//! Games played in phases add words after the move number, so that any position can be
+//! written and read back: `phase=NAME` (the phase being played; `-` once the last has
+//! ended), `turns=N,N` (each player's turns played in that phase, which periodic turns
+//! follow), and `swapped` once the pie choice has exchanged the players' colours.
 
 use super::NotationError;
 use crate::compile::{BLOCKED, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
@@ -31,7 +36,91 @@ pub fn write(position: &mut Position<'_>) -> String {
         false => out.push('-'),
     }
     out.push_str(&format!(" {} {}", position.halfmove, position.fullmove));
+    for word in state_words(position) {
+        out.push(' ');
+        out.push_str(&word);
+    }
     out
+}
+
+/// The words after the move number, for games that need them.
+fn state_words(position: &Position<'_>) -> Vec<String> {
+    let rules = position.rules;
+    let mut words = Vec::new();
+    if rules.phases.len() > 1 {
+        let name = position.current_phase().map_or("-", |p| &p.name);
+        words.push(format!("phase={name}"));
+    }
+    if rules.counts_turns {
+        let counts: Vec<String> = position.phase_turns.iter().map(u32::to_string).collect();
+        words.push(format!("turns={}", counts.join(",")));
+    }
+    if position.swapped {
+        words.push("swapped".to_string());
+    }
+    words
+}
+
+fn is_state_word(word: &str) -> bool {
+    word == "swapped" || word.starts_with("phase=") || word.starts_with("turns=")
+}
+
+/// Reads the words after the move number, then checks that the player to move may move.
+fn read_state(position: &mut Position<'_>, words: &[Located<'_>]) -> Result<(), NotationError> {
+    let rules = position.rules;
+    let mut phase_given = false;
+    for &(start, word) in words {
+        let error = |message: String| NotationError::new(message, start, start + word.len());
+        if word == "swapped" {
+            if !rules.has_pie() {
+                return Err(error(
+                    "this game has no pie choice to swap colours".to_string(),
+                ));
+            }
+            position.swapped = true;
+        } else if let Some(name) = word.strip_prefix("phase=") {
+            let names: Vec<&str> = rules.phases.iter().map(|p| p.name.as_str()).collect();
+            position.phase = match names.iter().position(|n| *n == name) {
+                Some(index) => index as u8,
+                None if name == "-" => names.len() as u8,
+                None => {
+                    return Err(error(format!(
+                        "this game's phases are {}, or `-` once they are over",
+                        names.join(", ")
+                    )));
+                }
+            };
+            phase_given = true;
+        } else if let Some(list) = word.strip_prefix("turns=") {
+            let counts: Option<Vec<u32>> = list.split(',').map(|n| n.parse().ok()).collect();
+            match counts {
+                Some(counts) if counts.len() == rules.players() => position.phase_turns = counts,
+                _ => {
+                    return Err(error(format!(
+                        "`turns=` gives each player's turns in the phase: {} numbers, such as `turns=0,0`",
+                        rules.players()
+                    )));
+                }
+            }
+        }
+    }
+    if !phase_given {
+        position.settle_phase();
+    }
+    if let Some(phase) = position.current_phase()
+        && !position.may_move(position.to_move)
+    {
+        let (start, word) = words.first().copied().unwrap_or((0, ""));
+        return Err(NotationError::new(
+            format!(
+                "{} has no turn to play in phase `{}`",
+                rules.player_names[position.to_move], phase.name
+            ),
+            start,
+            start + word.len(),
+        ));
+    }
+    Ok(())
 }
 
 fn has_hands(rules: &Ruleset) -> bool {
@@ -124,13 +213,16 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
             text.len(),
         ));
     }
-    let fields = fields(text);
+    let (state, fields): (Vec<Located<'_>>, Vec<Located<'_>>) = fields(text)
+        .into_iter()
+        .partition(|(_, w)| is_state_word(w));
     let Some(&(board_start, board_field)) = fields.first() else {
         return Err(NotationError::new("empty position", 0, 0));
     };
     let mut position = Position::start(rules);
     position.hands.iter_mut().for_each(|h| *h = 0);
     position.castling = 0;
+    position.phase = 0;
     let (board_part, hands_part) = split_hands(rules, board_field, board_start)?;
     read_board(&mut position, board_part, board_start)?;
     if let Some((start, hands)) = hands_part {
@@ -168,6 +260,7 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
         read_ep(&mut position, ep, start)?;
     }
     read_clocks(&mut position, clocks, text.len())?;
+    read_state(&mut position, &state)?;
     // A piece counts as unmoved where the start position has the same piece.
     for (sq, unmoved) in position.unmoved.iter_mut().enumerate() {
         let code = position.board[sq];

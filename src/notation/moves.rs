@@ -1,47 +1,56 @@
 //! Turns as text: coordinates (`e2e4`), promotion by the new piece's letter (`e7e8q`) or `+`
-//! for shogi-style promoted pieces (`b8b9+`), drops as `P@e4`, and further parts of a turn
-//! after commas (an arrow: `d1d7,d7g7`). Castling is written as the royal piece's move. An
-//! unblocked square is `-e5`, the pie choice `swap` or `keep`.
+//! for shogi-style promoted pieces (`b8b9+`), drops and placements as `P@e4`, and the parts of
+//! a turn joined by commas in the order they happen (an arrow: `d1d7,d7g7`). Castling is
+//! written as the royal piece's move. A removal is `xc3`, an unblocked square `-e5`, the pie
+//! choice `swap` or `keep`, passing `pass`.
 
 use super::NotationError;
-use crate::engine::{PartKind, Position, Turn};
+use crate::compile::Ruleset;
+use crate::engine::{Part, PartKind, Position, Turn};
 
-/// The text of a turn, as `moves` prints it and `--moves` reads it.
+/// The text of a turn, as `moves` prints it and `--moves` reads it: its written parts joined
+/// by commas.
 pub fn write(position: &Position<'_>, turn: &Turn) -> String {
-    let rules = position.rules;
+    let texts: Vec<String> = turn
+        .parts()
+        .iter()
+        .filter_map(|part| part_text(position.rules, part))
+        .collect();
+    texts.join(",")
+}
+
+/// The text of one part; `None` for the parts a move carries along (a castling partner, a
+/// piece taken en passant).
+fn part_text(rules: &Ruleset, part: &Part) -> Option<String> {
     let geometry = &rules.geometry;
-    let main = turn.main();
-    let mut text = match main.kind {
-        PartKind::Drop => {
-            let (kind, _) = rules.split(main.piece);
+    let letter = |code| &rules.kinds[rules.split(code).0].letter;
+    let text = match part.kind {
+        PartKind::Move | PartKind::Block => {
+            format!("{}{}", geometry.name(part.from), geometry.name(part.to))
+        }
+        PartKind::Promote => {
+            let suffix = match letter(part.piece).strip_prefix('+') {
+                Some(_) => "+".to_string(),
+                None => letter(part.piece).to_lowercase(),
+            };
             format!(
-                "{}@{}",
-                rules.kinds[kind].letter.to_uppercase(),
-                geometry.name(main.to)
-            )
-        }
-        PartKind::Unblock => format!("-{}", geometry.name(main.to)),
-        PartKind::Choice => (if main.piece == 1 { "swap" } else { "keep" }).to_string(),
-        _ => format!("{}{}", geometry.name(main.from), geometry.name(main.to)),
-    };
-    if main.kind == PartKind::Promote {
-        let (kind, _) = rules.split(main.piece);
-        let letter = &rules.kinds[kind].letter;
-        match letter.strip_prefix('+') {
-            Some(_) => text.push('+'),
-            None => text.push_str(&letter.to_lowercase()),
-        }
-    }
-    for part in &turn.parts()[1..] {
-        if part.kind == PartKind::Block {
-            text.push_str(&format!(
-                ",{}{}",
+                "{}{}{suffix}",
                 geometry.name(part.from),
                 geometry.name(part.to)
-            ));
+            )
         }
-    }
-    text
+        PartKind::Drop => format!(
+            "{}@{}",
+            letter(part.piece).to_uppercase(),
+            geometry.name(part.to)
+        ),
+        PartKind::Remove => format!("x{}", geometry.name(part.from)),
+        PartKind::Unblock => format!("-{}", geometry.name(part.to)),
+        PartKind::Choice => (if part.piece == 1 { "swap" } else { "keep" }).to_string(),
+        PartKind::Pass => "pass".to_string(),
+        PartKind::Partner | PartKind::Take => return None,
+    };
+    Some(text)
 }
 
 /// Reads one turn of the player to move, which must be legal.

@@ -1,0 +1,100 @@
+//! Legality: which of the turns a program makes leave the mover's royal pieces safe, by the
+//! strategy the ruleset chose once (none needed, pins, or make and test), and the drop limits
+//! that depend on the position a drop leaves.
+
+use super::position::Position;
+use super::turn::{PartKind, Turn};
+use crate::compile::{Legality, NO_SQUARE, Sq};
+
+impl Position<'_> {
+    /// Removes from `out` the turns of `player` that leave a royal piece capturable. When the
+    /// royal piece is not attacked, a plain move of another piece is proven legal by the pins
+    /// alone.
+    pub(super) fn keep_legal(&mut self, player: usize, out: &mut Vec<Turn>) {
+        let rules = self.rules;
+        if rules.legality == Legality::Free {
+            return;
+        }
+        let royal = self.single_royal(player);
+        let attacker = self.next_player(player);
+        let quiet = rules.legality == Legality::Pins
+            && royal != NO_SQUARE
+            && !self.attacked(royal, attacker);
+        let mut pins = std::mem::take(&mut self.pins);
+        if quiet {
+            pins.compute(self, royal, player, attacker);
+        }
+        out.retain(|turn| {
+            let main = turn.main();
+            let single = quiet && turn.len() == 1;
+            match main.kind {
+                PartKind::Move | PartKind::Promote if single && main.from != royal => {
+                    pins.allows(main.from, main.to)
+                }
+                // A drop only adds a piece, so it cannot expose the royal piece.
+                PartKind::Drop
+                    if single && !rules.kinds[rules.split(main.piece).0].drops.no_mate =>
+                {
+                    true
+                }
+                _ => self.is_legal(turn, player),
+            }
+        });
+        self.pins = pins;
+    }
+
+    /// Royal safety, and the drop limits that depend on the resulting position.
+    fn is_legal(&mut self, turn: &Turn, mover: usize) -> bool {
+        self.make_as(turn, mover);
+        let mut legal = !self.royal_in_danger(mover);
+        if legal && turn.main().kind == PartKind::Drop {
+            legal = !self.drop_mates(turn);
+        }
+        self.unmake();
+        legal
+    }
+
+    /// Whether `player`'s royal piece can be captured by the player who moves after it.
+    pub fn royal_in_danger(&self, player: usize) -> bool {
+        let attacker = self.next_player(player);
+        self.any_royal(player, |sq| self.attacked(sq, attacker))
+    }
+
+    /// Calls `test` on each royal piece of `player` until it returns true.
+    fn any_royal(&self, player: usize, test: impl Fn(Sq) -> bool) -> bool {
+        if !self.royal_overflow {
+            let tracked = self.royals.get(player).copied().unwrap_or(NO_SQUARE);
+            return tracked != NO_SQUARE && test(tracked);
+        }
+        (0..self.board.len() as Sq).any(|sq| {
+            self.piece(self.board[sq as usize])
+                .is_some_and(|(kind, p)| p == player && self.rules.kinds[kind].royal)
+                && test(sq)
+        })
+    }
+
+    /// The square of `player`'s one royal piece, or none if it has none or several.
+    fn single_royal(&self, player: usize) -> Sq {
+        match self.royal_overflow {
+            true => NO_SQUARE,
+            false => self.royals.get(player).copied().unwrap_or(NO_SQUARE),
+        }
+    }
+
+    /// Whether the player to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.royal_in_danger(self.to_move)
+    }
+
+    /// A drop of a `no-mate` piece that leaves the opponent without a legal turn while in
+    /// check. Called with the drop made.
+    fn drop_mates(&mut self, turn: &Turn) -> bool {
+        let (kind, _) = self.rules.split(turn.main().piece);
+        if !self.rules.kinds[kind].drops.no_mate || !self.in_check() {
+            return false;
+        }
+        let mut replies = Vec::new();
+        self.generate_legal(&mut replies);
+        replies.is_empty()
+    }
+}

@@ -1,0 +1,205 @@
+//! Turn programs, run depth first: each step's choices are applied to the position so that the
+//! next step sees them, the rest of the plan is generated, and the choices are undone. Only
+//! complete turns are kept, then the legality rules filter them.
+
+use super::position::Position;
+use super::turn::{Part, PartKind, Turn};
+use crate::compile::turns::{Action, ArrowCase, Plan, Step};
+use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Sq};
+
+/// What a generation asks for: whose turns, which kinds may move, and how many are enough.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Request {
+    pub player: usize,
+    pub movers: u64,
+    pub enough: usize,
+}
+
+impl<'r> Position<'r> {
+    /// Every legal turn of the player to move, into `out` (cleared first): none once the game
+    /// has ended.
+    pub fn legal_turns(&mut self, out: &mut Vec<Turn>) {
+        self.generate_legal(out);
+        if self.rules.ends_early && self.ending_given(out).is_some() {
+            out.clear();
+        }
+    }
+
+    /// Every legal turn of the player to move, whether or not the game has ended.
+    pub(super) fn generate_legal(&mut self, out: &mut Vec<Turn>) {
+        out.clear();
+        let player = self.to_move;
+        if let Some(plans) = self.plans_of(player) {
+            let request = Request {
+                player,
+                movers: self.rules.kind_bits(),
+                enough: usize::MAX,
+            };
+            self.generate(request, plans, out);
+        }
+    }
+
+    /// The plans of `player`'s next turn in the current phase; none once the last phase ended.
+    pub(super) fn plans_of(&self, player: usize) -> Option<&'r [Plan]> {
+        let phase = self.current_phase()?;
+        Some(phase.plans(self.phase_turns[player].saturating_add(1)))
+    }
+
+    /// The legal turns of `plans` for the request, into `out` (cleared first). The count is
+    /// cut short only where every turn the plans make is legal.
+    pub(super) fn generate(
+        &mut self,
+        mut request: Request,
+        plans: &'r [Plan],
+        out: &mut Vec<Turn>,
+    ) {
+        out.clear();
+        if self.rules.has_royal() {
+            request.enough = usize::MAX;
+        }
+        for plan in plans {
+            self.steps(request, &plan.steps, Turn::EMPTY, out);
+        }
+        self.keep_legal(request.player, out);
+        if self.rules.compulsory_capture && out.iter().any(|t| t.captures) {
+            out.retain(|t| t.captures);
+        }
+    }
+
+    /// Extends `partial` by every way of carrying out `steps`, into `out`.
+    fn steps(&mut self, request: Request, steps: &'r [Step], partial: Turn, out: &mut Vec<Turn>) {
+        if out.len() >= request.enough {
+            return;
+        }
+        let Some((step, rest)) = steps.split_first() else {
+            out.push(partial);
+            return;
+        };
+        if step.optional {
+            self.steps(request, rest, partial, out);
+        }
+        if rest.is_empty() {
+            self.choices(request, &step.action, partial, out);
+            return;
+        }
+        let mut options = self.scratch.pop().unwrap_or_default();
+        options.clear();
+        self.choices(request, &step.action, partial, &mut options);
+        for option in &options {
+            let mark = self.mark();
+            for part in &option.parts()[partial.len()..] {
+                self.apply(part, request.player);
+            }
+            self.steps(request, rest, *option, out);
+            self.rewind(mark);
+        }
+        self.scratch.push(options);
+    }
+
+    /// Each way of carrying out one step after `partial`, into `out`.
+    fn choices(&self, request: Request, action: &Action, partial: Turn, out: &mut Vec<Turn>) {
+        let player = request.player;
+        match action {
+            Action::Move { pieces } => {
+                self.piece_moves(player, pieces & request.movers, partial, out)
+            }
+            Action::Drop { pieces, zone } => self.drop_turns(player, *pieces, *zone, partial, out),
+            Action::Shoot(cases) => self.arrows(player, cases, partial, out),
+            Action::Unblock => {
+                for sq in 0..self.board.len() as Sq {
+                    if self.board[sq as usize] == BLOCKED {
+                        out.push(partial.with(on_square(PartKind::Unblock, sq)));
+                    }
+                }
+            }
+            Action::Remove { enemy, groups } => self.removals(player, *enemy, groups, partial, out),
+            Action::Pie => {
+                for swap in [0, 1] {
+                    let choice = Part {
+                        piece: swap,
+                        ..on_square(PartKind::Choice, NO_SQUARE)
+                    };
+                    out.push(partial.with(choice));
+                }
+            }
+            Action::Pass => out.push(partial.with(on_square(PartKind::Pass, NO_SQUARE))),
+        }
+    }
+
+    /// Arrows shot by the piece that just moved, by the flights its move's tag selects. The
+    /// move is already on the board, so the square it left counts as empty.
+    fn arrows(&self, player: usize, cases: &[ArrowCase], partial: Turn, out: &mut Vec<Turn>) {
+        let Some(moved) = partial.last_move() else {
+            return;
+        };
+        let from = moved.to;
+        let geometry = &self.rules.geometry;
+        for case in cases
+            .iter()
+            .filter(|c| c.tag.is_none_or(|t| t == partial.tag))
+        {
+            for flight in &case.flights[player] {
+                let clear = flight.path.iter().all(|&v| {
+                    let s = geometry.step(v, from);
+                    s != NO_SQUARE && self.board[s as usize] == EMPTY
+                });
+                if !clear {
+                    continue;
+                }
+                let mut to = from;
+                for _ in 0..flight.range {
+                    to = geometry.step(flight.vector, to);
+                    if to == NO_SQUARE || self.board[to as usize] != EMPTY {
+                        break;
+                    }
+                    out.push(partial.with(Part {
+                        kind: PartKind::Block,
+                        piece: BLOCKED,
+                        from,
+                        to,
+                    }));
+                }
+            }
+        }
+    }
+
+    /// Removals of one piece of the player's own side or of an enemy, from the first group
+    /// whose selecting kinds that side has on the board.
+    fn removals(
+        &self,
+        player: usize,
+        enemy: bool,
+        groups: &[(u64, u64)],
+        partial: Turn,
+        out: &mut Vec<Turn>,
+    ) {
+        let on_side = |sq: usize| {
+            self.piece(self.board[sq])
+                .filter(|&(_, owner)| (owner == player) != enemy)
+                .map(|(kind, _)| kind)
+        };
+        let present = (0..self.board.len())
+            .filter_map(on_side)
+            .fold(0u64, |m, kind| m | 1 << kind);
+        let Some(&(_, removable)) = groups.iter().find(|(select, _)| present & select != 0) else {
+            return;
+        };
+        for sq in 0..self.board.len() {
+            if on_side(sq).is_some_and(|kind| removable & (1 << kind) != 0) {
+                let mut turn = partial.with(on_square(PartKind::Remove, sq as Sq));
+                turn.captures |= enemy;
+                out.push(turn);
+            }
+        }
+    }
+}
+
+/// A part that acts on one square (or none).
+fn on_square(kind: PartKind, sq: Sq) -> Part {
+    Part {
+        kind,
+        piece: EMPTY,
+        from: sq,
+        to: sq,
+    }
+}
