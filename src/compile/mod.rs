@@ -209,6 +209,9 @@ pub struct Ruleset {
     pub zobrist: zobrist::Zobrist,
     /// `attacker_bits[player * 256 + code]`: the kind bit of `code` when `player` owns it.
     pub attacker_bits: Vec<u64>,
+    /// The kind and player of each piece code, looked up rather than divided out on the hot
+    /// path.
+    pub owners: Vec<(u8, u8)>,
     /// The kinds whose moves reset the count of quiet plies.
     pub quiet_breakers: u64,
     /// Every capture is a plain leap or slide, so pins fully describe discovered attacks.
@@ -244,8 +247,8 @@ impl Ruleset {
     /// The kind and player of a piece code (not [`EMPTY`] or [`BLOCKED`]).
     #[inline]
     pub fn split(&self, code: Code) -> (usize, usize) {
-        let i = code as usize - 1;
-        (i / self.players(), i % self.players())
+        let (kind, player) = self.owners[code as usize];
+        (kind as usize, player as usize)
     }
 
     #[inline]
@@ -374,6 +377,12 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         tests: tests(file),
         zobrist: Default::default(),
         attacker_bits: Vec::new(),
+        owners: (0..256usize)
+            .map(|code| {
+                let i = code.saturating_sub(1);
+                ((i / players.len()) as u8, (i % players.len()) as u8)
+            })
+            .collect(),
         quiet_breakers: 0,
         plain_attacks: false,
         first_moves: false,

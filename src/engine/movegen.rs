@@ -85,13 +85,13 @@ impl Position<'_> {
             from,
             code,
         };
-        self.program_turns(moving, out);
+        self.program_turns(&moving, out);
         if self.rules.overlapping[code as usize] {
             dedupe(out, start);
         }
     }
 
-    fn program_turns(&self, moving: Moving, out: &mut Vec<Turn>) {
+    fn program_turns(&self, moving: &Moving, out: &mut Vec<Turn>) {
         let rules = self.rules;
         let from = moving.from;
         for rule in &rules.programs[moving.code as usize] {
@@ -140,7 +140,7 @@ impl Position<'_> {
     }
 
     /// Moves over exactly one piece (or blocked square) along the rule's line.
-    fn hop_turns(&self, rule: &Gen, moving: Moving, out: &mut Vec<Turn>) {
+    fn hop_turns(&self, rule: &Gen, moving: &Moving, out: &mut Vec<Turn>) {
         let hurdle = self.next_occupied(rule.vector, moving.from);
         if hurdle == NO_SQUARE {
             return;
@@ -178,7 +178,7 @@ impl Position<'_> {
         })
     }
 
-    fn push_move(&self, to: Sq, rule: &Gen, captures: bool, moving: Moving, out: &mut Vec<Turn>) {
+    fn push_move(&self, to: Sq, rule: &Gen, captures: bool, moving: &Moving, out: &mut Vec<Turn>) {
         let passed = match rule.path.first() {
             Some(&v) if rule.passable => self.rules.geometry.step(v, moving.from),
             _ => NO_SQUARE,
@@ -191,7 +191,7 @@ impl Position<'_> {
         });
     }
 
-    fn push_en_passant(&self, to: Sq, rule: &Gen, moving: Moving, out: &mut Vec<Turn>) {
+    fn push_en_passant(&self, to: Sq, rule: &Gen, moving: &Moving, out: &mut Vec<Turn>) {
         let victim = self.ep_victim;
         if self
             .piece(self.board[victim as usize])
@@ -217,12 +217,12 @@ impl Position<'_> {
     fn push_with_promotions(
         &self,
         to: Sq,
-        moving: Moving,
+        moving: &Moving,
         out: &mut Vec<Turn>,
         finish: impl Fn(Turn) -> Turn,
     ) {
         let rules = self.rules;
-        let Moving {
+        let &Moving {
             from, code, base, ..
         } = moving;
         let (kind, player) = rules.split(code);

@@ -32,44 +32,66 @@ impl<'r> Position<'r> {
 
     /// The ending, given the legal turns of the player to move.
     pub(super) fn ending_given(&mut self, turns: &[Turn]) -> Option<Ending> {
-        let rules = self.rules;
         if self.current_phase().is_none() {
             return Some(Ending::Draw {
                 reason: "the last phase of the game has ended".to_string(),
             });
         }
-        let mover = self.to_move;
-        let name = &rules.player_names[mover];
-        let stuck = turns.is_empty();
+        let rules = self.rules;
         for &(outcome, condition) in &rules.end {
-            let reason = match condition {
-                EndCondition::Checkmated if stuck && self.in_check() => {
-                    format!("{name} is checkmated")
-                }
-                EndCondition::Stalemated if stuck && !self.in_check() => {
-                    format!("{name} is stalemated")
-                }
-                EndCondition::NoMoves if stuck => format!("{name} has no move"),
-                EndCondition::Extinct if self.has_no_pieces(mover) => {
-                    format!("{name} has no pieces")
-                }
-                EndCondition::Repeated(n) if self.occurrences() >= n => {
-                    format!("the position occurred {n} times")
-                }
-                EndCondition::Quiet(n, _) if self.halfmove >= n => {
-                    format!("{n} plies passed without a capture or a counted move")
-                }
-                EndCondition::Immobilized(kinds) if self.immobilized(kinds, turns) => {
-                    let piece = &rules.kinds[kinds.trailing_zeros() as usize].name;
-                    format!("{name}'s {piece} cannot move, and no action this turn frees it")
-                }
-                _ => continue,
-            };
-            return Some(self.decide(outcome, reason));
+            if self.holds(condition, turns) {
+                let reason = self.reason(condition);
+                return Some(self.decide(outcome, reason));
+            }
         }
-        stuck.then(|| Ending::Draw {
-            reason: format!("{name} has no move, and no end rule decides this"),
+        turns.is_empty().then(|| Ending::Draw {
+            reason: format!(
+                "{} has no move, and no end rule decides this",
+                rules.player_names[self.to_move]
+            ),
         })
+    }
+
+    /// Whether an end rule ends the game although the player to move has `turns` (not empty).
+    pub(super) fn ends_early(&mut self, turns: &[Turn]) -> bool {
+        let rules = self.rules;
+        rules
+            .end
+            .iter()
+            .any(|&(_, condition)| condition.ends_early() && self.holds(condition, turns))
+    }
+
+    /// Whether an end condition holds for the player to move, who has `turns`.
+    fn holds(&mut self, condition: EndCondition, turns: &[Turn]) -> bool {
+        let stuck = turns.is_empty();
+        match condition {
+            EndCondition::Checkmated => stuck && self.in_check(),
+            EndCondition::Stalemated => stuck && !self.in_check(),
+            EndCondition::NoMoves => stuck,
+            EndCondition::Extinct => self.has_no_pieces(self.to_move),
+            EndCondition::Repeated(n) => self.occurrences() >= n,
+            EndCondition::Quiet(n, _) => self.halfmove >= n,
+            EndCondition::Immobilized(kinds) => self.immobilized(kinds, turns),
+        }
+    }
+
+    fn reason(&self, condition: EndCondition) -> String {
+        let rules = self.rules;
+        let name = &rules.player_names[self.to_move];
+        match condition {
+            EndCondition::Checkmated => format!("{name} is checkmated"),
+            EndCondition::Stalemated => format!("{name} is stalemated"),
+            EndCondition::NoMoves => format!("{name} has no move"),
+            EndCondition::Extinct => format!("{name} has no pieces"),
+            EndCondition::Repeated(n) => format!("the position occurred {n} times"),
+            EndCondition::Quiet(n, _) => {
+                format!("{n} plies passed without a capture or a counted move")
+            }
+            EndCondition::Immobilized(kinds) => {
+                let piece = &rules.kinds[kinds.trailing_zeros() as usize].name;
+                format!("{name}'s {piece} cannot move, and no action this turn frees it")
+            }
+        }
     }
 
     fn decide(&self, outcome: Outcome, reason: String) -> Ending {

@@ -20,7 +20,8 @@ impl<'r> Position<'r> {
     /// has ended.
     pub fn legal_turns(&mut self, out: &mut Vec<Turn>) {
         self.generate_legal(out);
-        if self.rules.ends_early && self.ending_given(out).is_some() {
+        // With no turn the game is over anyway; otherwise only some rules can end it.
+        if self.rules.ends_early && !out.is_empty() && self.ends_early(out) {
             out.clear();
         }
     }
