@@ -204,3 +204,75 @@ move_list!(
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "e2e4 g8f6 g1f3 f6g8 f3g1 g8f6 g1f3 f6g8 f3g1"
 );
+// Yagbap placement: Black places its last two pieces on empty squares of its own home ranks
+// (8 to 10), one turn per letter and square.
+move_list!(
+    yagbap_placement_in_home_ranks,
+    "yagbap",
+    "aqmcrrnb2/10/10/10/10/10/10/10/10/AQMCRRNNBB[nb] b - - 0 1 phase=black-placement turns=0,8"
+);
+// Yagbap's pie choice is a turn of its own: keep or swap colours.
+move_list!(
+    yagbap_pie_choice,
+    "yagbap",
+    "10/10/10/10/10/10/10/10/10/AQMCRRNNBB[a] b - - 0 1 phase=choice turns=0,0"
+);
+// After `swap` the colours are exchanged (a different position from `keep`) and Black places.
+move_list!(
+    yagbap_swap_then_black_places,
+    "yagbap",
+    "10/10/10/10/10/10/10/10/10/AQMCRRNNBB[a] b - - 0 1 phase=choice turns=0,0",
+    "swap"
+);
+// Yagbap arrows after a rook move fly as a bishop or a knight (the Rook a1a2; the Amazon j1j2).
+move_list!(
+    yagbap_arrow_after_rook_move,
+    "yagbap",
+    "a*********/1*********/**********/**********/**********/**********/*2*******/*2*******/1********1/R*1****1*A[] w - - 0 30 phase=play turns=3,3"
+);
+// Arrows after a bishop move fly as a rook or a knight; a move with no arrow (e5g7, e5d6) is
+// not a turn.
+move_list!(
+    yagbap_arrow_after_bishop_move,
+    "yagbap",
+    "a*********/1*********/*****1****/****1*1***/***1*1****/****B*****/*****2***/***1******/*********1/*******1*A[] w - - 0 30 phase=play turns=3,3"
+);
+// Arrows after a knight move fly as a rook or a bishop.
+move_list!(
+    yagbap_arrow_after_knight_move,
+    "yagbap",
+    "a*********/1*********/******1***/**5***/**********/****N*****/**********/**********/*********1/*******1*A[] w - - 0 30 phase=play turns=3,3"
+);
+// A knight whose only move leaves it no arrow has no turn at all.
+move_list!(
+    yagbap_move_without_arrow_left_out,
+    "yagbap",
+    "a*********/1*********/**********/*****1****/**********/****N*1***/**********/**********/*********1/*******1*A[] w - - 0 30 phase=play turns=3,3"
+);
+// Each player's turn 10 of play: unblock one square or remove one own piece other than the
+// Amazon; no move.
+move_list!(
+    yagbap_tenth_turn,
+    "yagbap",
+    "9a/10/10/10/10/9R/10/***7/***7/A*8[] w - - 0 10 phase=play turns=9,3"
+);
+// White's Amazon is stuck, but moving the Knight to d2 and shooting at d1 frees it (b1, then an
+// arrow to c3): play goes on, and any action may be taken.
+move_list!(
+    yagbap_stuck_amazon_freed_by_one_action,
+    "yagbap",
+    "a*********/1*********/**********/**********/**********/**********/**********/**1*******/*R*1******/AN*1******[] w - - 0 30 phase=play turns=3,3"
+);
+// White's Amazon is stuck and no action of White's this turn frees it: White loses.
+move_list!(
+    yagbap_stuck_amazon_loses,
+    "yagbap",
+    "9a/10/10/10/10/9R/10/***7/***7/A*8[] w - - 0 10 phase=play turns=3,3"
+);
+// On a tenth turn with no blocked square and no piece but the Amazon, White has no legal action
+// and loses.
+move_list!(
+    yagbap_no_legal_action_loses,
+    "yagbap",
+    "9a/10/10/10/10/10/10/10/10/A9[] w - - 0 10 phase=play turns=9,3"
+);

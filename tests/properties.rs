@@ -78,16 +78,37 @@ fn random_games(rules: &Ruleset, games: usize, max_plies: usize, seed: u64) -> u
 fn random_games_keep_every_property() {
     for &name in PLAYABLE {
         let rules = ruleset(name);
-        let (games, plies) = if name == "amazons" {
-            (40, 120)
-        } else {
-            (1000, 300)
+        // Games of arrows are long and wide: fewer of them keep the test quick.
+        let (games, plies) = match name {
+            "amazons" => (40, 120),
+            "yagbap" => (30, 400),
+            _ => (1000, 300),
         };
         let ended = random_games(&rules, games, plies, 0x5EED ^ name.len() as u64);
         assert!(
             ended > 0,
             "{name}: some random game reaches an end by the rules"
         );
+    }
+}
+
+/// Every position of random Yagbap games, from placement through the pie choice to the end,
+/// reads back from its text as the same position: the notation carries the phase, each
+/// player's turn count, the pie swap and the blocked squares.
+#[test]
+fn every_yagbap_position_round_trips() {
+    let rules = ruleset("yagbap");
+    let mut random = Random(0x9A6B);
+    let mut turns = Vec::new();
+    for _ in 0..6 {
+        let mut position = Position::start(&rules);
+        while position.ending().is_none() {
+            let text = fen::write(&mut position);
+            let reread = fen::read(&rules, &text).expect("written position reads back");
+            assert_eq!(reread.hash, position.hash, "{text}");
+            position.legal_turns(&mut turns);
+            position.make(&turns[random.below(turns.len())]);
+        }
     }
 }
 
@@ -233,6 +254,10 @@ fn damaged_positions_never_panic() {
             "amazons",
             "3a2a3/10/10/a8a/10/4*5/A8A/10/10/3A2A3 w - - 0 1",
         ),
+        (
+            "yagbap",
+            "aqmcrrnnbb/10/10/10/4*5/10/10/10/10/AQMCRRNNBB[] w - - 0 10 phase=play turns=9,9 swapped",
+        ),
     ];
     let pieces = [
         "",
@@ -253,6 +278,11 @@ fn damaged_positions_never_panic() {
         " ",
         "é",
         "\0",
+        "=",
+        ",",
+        "phase=",
+        "turns=",
+        "swapped",
     ];
     let mut random = Random(0xF3A);
     for (name, text) in cases {

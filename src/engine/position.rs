@@ -413,7 +413,7 @@ impl<'r> Position<'r> {
     fn pass_turn(&mut self, mover: usize) -> usize {
         let next = match self.current_phase() {
             Some(phase) if self.rules.counts_turns => {
-                self.set_phase_turns(mover, self.phase_turns[mover] + 1);
+                self.set_phase_turns(mover, self.phase_turns[mover].saturating_add(1));
                 match self.next_mover(phase, mover) {
                     Some(next) => next,
                     None => self.enter_phase(self.phase as usize + 1, mover),

@@ -86,7 +86,7 @@ fn phase_lines(position: &Position<'_>) -> String {
                 format!(
                     "{} in {wait} (turn {} of the phase)",
                     rules.player_names[p],
-                    played + wait
+                    played.saturating_add(wait)
                 )
             })
             .collect();
