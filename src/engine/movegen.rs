@@ -64,7 +64,7 @@ impl Position<'_> {
 
     /// The pseudo-legal moves of `player`'s pieces of the kinds in `kinds`, castling
     /// included, each extending `base`; appended to `out`.
-    pub(super) fn piece_moves(&self, player: usize, kinds: u64, base: Turn, out: &mut Vec<Turn>) {
+    pub(super) fn piece_moves(&self, player: usize, kinds: u64, base: &Turn, out: &mut Vec<Turn>) {
         for from in 0..self.board.len() as Sq {
             let code = self.board[from as usize];
             match self.piece(code) {
@@ -77,7 +77,7 @@ impl Position<'_> {
         self.castling_turns(player, kinds, base, out);
     }
 
-    fn piece_turns(&self, from: Sq, code: Code, player: usize, base: Turn, out: &mut Vec<Turn>) {
+    fn piece_turns(&self, from: Sq, code: Code, player: usize, base: &Turn, out: &mut Vec<Turn>) {
         let start = out.len();
         let moving = Moving {
             player,
@@ -91,7 +91,7 @@ impl Position<'_> {
         }
     }
 
-    fn program_turns(&self, moving: &Moving, out: &mut Vec<Turn>) {
+    fn program_turns(&self, moving: &Moving<'_>, out: &mut Vec<Turn>) {
         let rules = self.rules;
         let from = moving.from;
         for rule in &rules.programs[moving.code as usize] {
@@ -140,7 +140,7 @@ impl Position<'_> {
     }
 
     /// Moves over exactly one piece (or blocked square) along the rule's line.
-    fn hop_turns(&self, rule: &Gen, moving: &Moving, out: &mut Vec<Turn>) {
+    fn hop_turns(&self, rule: &Gen, moving: &Moving<'_>, out: &mut Vec<Turn>) {
         let hurdle = self.next_occupied(rule.vector, moving.from);
         if hurdle == NO_SQUARE {
             return;
@@ -178,7 +178,14 @@ impl Position<'_> {
         })
     }
 
-    fn push_move(&self, to: Sq, rule: &Gen, captures: bool, moving: &Moving, out: &mut Vec<Turn>) {
+    fn push_move(
+        &self,
+        to: Sq,
+        rule: &Gen,
+        captures: bool,
+        moving: &Moving<'_>,
+        out: &mut Vec<Turn>,
+    ) {
         let passed = match rule.path.first() {
             Some(&v) if rule.passable => self.rules.geometry.step(v, moving.from),
             _ => NO_SQUARE,
@@ -191,7 +198,7 @@ impl Position<'_> {
         });
     }
 
-    fn push_en_passant(&self, to: Sq, rule: &Gen, moving: &Moving, out: &mut Vec<Turn>) {
+    fn push_en_passant(&self, to: Sq, rule: &Gen, moving: &Moving<'_>, out: &mut Vec<Turn>) {
         let victim = self.ep_victim;
         if self
             .piece(self.board[victim as usize])
@@ -217,7 +224,7 @@ impl Position<'_> {
     fn push_with_promotions(
         &self,
         to: Sq,
-        moving: &Moving,
+        moving: &Moving<'_>,
         out: &mut Vec<Turn>,
         finish: impl Fn(Turn) -> Turn,
     ) {
@@ -225,6 +232,7 @@ impl Position<'_> {
         let &Moving {
             from, code, base, ..
         } = moving;
+        let base = *base;
         let (kind, player) = rules.split(code);
         let plain = Part {
             kind: PartKind::Move,
@@ -258,7 +266,7 @@ impl Position<'_> {
         }
     }
 
-    fn castling_turns(&self, mover: usize, kinds: u64, base: Turn, out: &mut Vec<Turn>) {
+    fn castling_turns(&self, mover: usize, kinds: u64, base: &Turn, out: &mut Vec<Turn>) {
         for (bit, right) in self.rules.castles.iter().enumerate() {
             if self.castling & (1 << bit) == 0 || right.player != mover {
                 continue;
@@ -351,9 +359,9 @@ impl Position<'_> {
 
 /// The piece being moved: whose, from where, and the turn its move extends.
 #[derive(Clone, Copy)]
-struct Moving {
+struct Moving<'b> {
     player: usize,
-    base: Turn,
+    base: &'b Turn,
     from: Sq,
     code: Code,
 }

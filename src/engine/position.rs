@@ -209,6 +209,7 @@ impl<'r> Position<'r> {
         self.hands[slot] = count;
     }
 
+    #[inline]
     fn put(&mut self, sq: Sq, code: Code) {
         let old = self.board[sq as usize];
         self.journal.push(Change::Square(sq, old));
@@ -222,6 +223,7 @@ impl<'r> Position<'r> {
         self.board[sq as usize] = code;
     }
 
+    #[inline]
     fn set_royal(&mut self, player: usize, sq: Sq) {
         if player < MAX_TRACKED {
             self.journal
@@ -301,6 +303,7 @@ impl<'r> Position<'r> {
     }
 
     /// Applies one part of a turn of `mover` to the board and hands.
+    #[inline]
     pub(super) fn apply(&mut self, part: &Part, mover: usize) {
         if self.rules.first_moves {
             self.note_unmoved(part.from, false);

@@ -102,7 +102,7 @@ impl<'r> Position<'r> {
         let player = request.player;
         match action {
             Action::Move { pieces } => {
-                self.piece_moves(player, pieces & request.movers, partial, out)
+                self.piece_moves(player, pieces & request.movers, &partial, out)
             }
             Action::Drop { pieces, zone } => self.drop_turns(player, *pieces, *zone, partial, out),
             Action::Shoot(cases) => self.arrows(player, cases, partial, out),
