@@ -196,9 +196,9 @@ pub struct Ruleset {
     /// Positions count each player's turns of the phase: some phase ends or has periodic turns.
     pub counts_turns: bool,
     pub legality: Legality,
-    /// Some end rule can end the game while the player to move still has turns, so each turn
-    /// starts by testing the end rules.
-    pub ends_early: bool,
+    /// The end conditions that can end the game while the player to move still has turns:
+    /// each turn starts by testing them.
+    pub early_ends: Vec<EndCondition>,
     pub capture_to_hand: bool,
     pub compulsory_capture: bool,
     pub end: Vec<(Outcome, EndCondition)>,
@@ -365,7 +365,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         phases: Vec::new(),
         counts_turns: false,
         legality: Legality::Free,
-        ends_early: false,
+        early_ends: Vec::new(),
         capture_to_hand: file.captures().any(|c| c.value == ast::CaptureRule::ToHand),
         compulsory_capture: file
             .captures()
@@ -398,7 +398,12 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         .any(|p| p.end != turns::PhaseEnd::Never || p.cycle > 1);
     ruleset.phases = phases;
     ruleset.end = end_rules(file, &ruleset);
-    ruleset.ends_early = ruleset.end.iter().any(|(_, c)| c.ends_early());
+    ruleset.early_ends = ruleset
+        .end
+        .iter()
+        .map(|&(_, c)| c)
+        .filter(|c| c.ends_early())
+        .collect();
     ruleset.quiet_breakers = ruleset.end.iter().fold(0, |m, (_, c)| match c {
         EndCondition::Quiet(_, kinds) => m | kinds,
         _ => m,

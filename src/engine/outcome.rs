@@ -56,9 +56,9 @@ impl<'r> Position<'r> {
     pub(super) fn ends_early(&mut self, turns: &[Turn]) -> bool {
         let rules = self.rules;
         rules
-            .end
+            .early_ends
             .iter()
-            .any(|&(_, condition)| condition.ends_early() && self.holds(condition, turns))
+            .any(|&condition| self.holds(condition, turns))
     }
 
     /// Whether an end condition holds for the player to move, who has `turns`.

@@ -21,7 +21,7 @@ impl<'r> Position<'r> {
     pub fn legal_turns(&mut self, out: &mut Vec<Turn>) {
         self.generate_legal(out);
         // With no turn the game is over anyway; otherwise only some rules can end it.
-        if self.rules.ends_early && !out.is_empty() && self.ends_early(out) {
+        if !self.rules.early_ends.is_empty() && !out.is_empty() && self.ends_early(out) {
             out.clear();
         }
     }
