@@ -56,7 +56,8 @@ pub struct DirectionSet {
 }
 
 impl DirectionSet {
-    /// An empty word list selects every direction.
+    /// An empty word list selects every direction; `away` alone selects only the line from
+    /// the lending piece.
     pub fn of(words: impl IntoIterator<Item = Direction>) -> Self {
         let mut set = DirectionSet::default();
         for word in words {
@@ -67,7 +68,7 @@ impl DirectionSet {
                 other => set.sectors |= sectors_of(other),
             }
         }
-        if set.sectors == 0 {
+        if set.sectors == 0 && !set.away {
             set.sectors = ALL;
         }
         set
@@ -83,7 +84,9 @@ impl DirectionSet {
     /// Whether the set reads differently for players facing different ways, and so needs each
     /// player to have a forward direction.
     pub fn is_relative(self) -> bool {
-        self.narrow || self.wide || ![ORTHOGONAL, DIAGONAL, ALL].contains(&self.sectors)
+        self.narrow
+            || self.wide
+            || (self.sectors != 0 && ![ORTHOGONAL, DIAGONAL, ALL].contains(&self.sectors))
     }
 }
 

@@ -276,3 +276,76 @@ move_list!(
     "yagbap",
     "9a/10/10/10/10/10/10/10/10/A9[] w - - 0 10 phase=play turns=9,3"
 );
+// Ghostarelay: an enemy Relay lends each of its eight neighbours a slide straight away from it:
+// rook slides to empty squares for orthogonal neighbours, bishop slides for diagonal ones; a
+// Pawn reaching the last rank by one promotes (e6e10w, f6j10w), and a lent step equal to the
+// Pawn's own (e6e7) is one turn.
+move_list!(
+    ghostarelay_lent_moves_in_eight_directions,
+    "ghostarelay",
+    "k9/10/10/10/3PPP4/3PxP4/3XPX4/10/10/10 w - - 0 1"
+);
+// A lent bishop slide that captures makes capture compulsory: it is the only turn.
+move_list!(
+    ghostarelay_lent_capture_is_compulsory,
+    "ghostarelay",
+    "9k/10/1n8/10/3P6/4x5/10/10/10/K9 w - - 0 1"
+);
+// Two Relays lend a Pawn two slides; the lent e5e6 equals the Pawn's own step and is listed once.
+move_list!(
+    ghostarelay_two_relays_lend_to_one_pawn,
+    "ghostarelay",
+    "10/10/10/10/10/4P5/3xx5/10/k9/10 w - - 0 1"
+);
+// Castling along a rank or a file towards the first piece beyond, a Rook of either colour at
+// least three squares away: e5g5 (White's h5), e5c5 (Black's a5), e5e7 (Black's e8), e5e3
+// (White's e1).
+move_list!(
+    ghostarelay_castling_in_four_directions,
+    "ghostarelay",
+    "9k/10/4r5/10/10/r3K2R2/10/10/10/4R5 w - - 0 1"
+);
+// No castling with a Rook two squares away (g5, e7), nor past a piece that is not a Rook (b5).
+move_list!(
+    ghostarelay_castling_distance_rule,
+    "ghostarelay",
+    "9k/10/10/4R5/10/RN2K1R3/10/10/10/10 w - - 0 1"
+);
+// The Ghost goes to any empty square and never captures.
+move_list!(
+    ghostarelay_ghost,
+    "ghostarelay",
+    "9k/10/10/10/10/10/3G6/10/1P8/P1p7 w - - 0 1"
+);
+// The Warlord captures any enemy piece anywhere and has no other move; capture is compulsory.
+move_list!(
+    ghostarelay_warlord,
+    "ghostarelay",
+    "k9/10/10/10/10/4x5/10/2W7/1P8/9r w - - 0 1"
+);
+// A player with no legal move wins.
+move_list!(
+    ghostarelay_no_move_wins,
+    "ghostarelay",
+    "9k/10/10/10/10/10/10/p9/P9/10 w - - 0 1"
+);
+// A player with no pieces left has no move, and wins.
+move_list!(
+    ghostarelay_no_pieces_wins,
+    "ghostarelay",
+    "9k/10/10/10/10/10/10/10/10/10 w - - 0 1"
+);
+// A position occurring for the third time is a draw.
+move_list!(
+    ghostarelay_threefold_repetition,
+    "ghostarelay",
+    "9k/10/10/10/10/10/10/10/10/K9 w - - 0 1",
+    "a1a2 j10j9 a2a1 j9j10 a1a2 j10j9 a2a1 j9j10"
+);
+// 100 plies without a capture or a Pawn move is a draw.
+move_list!(
+    ghostarelay_hundred_quiet_plies,
+    "ghostarelay",
+    "9k/10/10/10/10/10/10/10/10/K9 w - - 99 60",
+    "a1a2"
+);

@@ -22,6 +22,7 @@ pub enum Feature {
     DropLimits,
     ZonesNearPieces,
     Grants,
+    RoyalGrants,
     CapturesToHand,
     CompulsoryCapture,
     NoCapture,
@@ -62,6 +63,7 @@ impl Feature {
             Feature::DropLimits => "drop limits",
             Feature::ZonesNearPieces => "zones next to pieces",
             Feature::Grants => "granted moves",
+            Feature::RoyalGrants => "granted moves in a game with royal pieces",
             Feature::CapturesToHand => "captures to hand",
             Feature::CompulsoryCapture => "compulsory capture",
             Feature::NoCapture => "games without capture",
@@ -92,6 +94,9 @@ impl Feature {
 const ENGINE_RUNS: &[Feature] = &[
     Feature::Moves,
     Feature::Hoppers,
+    Feature::Anywhere,
+    Feature::FreeCastling,
+    Feature::Grants,
     Feature::FirstMove,
     Feature::EnPassant,
     Feature::Castling,
@@ -174,6 +179,17 @@ impl FeatureUses {
         }
         for piece in file.pieces() {
             self.piece(piece);
+        }
+        // A lent capture is invisible to the attack tables that guard royal pieces.
+        let first_grant = file
+            .pieces()
+            .flat_map(|p| &p.clauses)
+            .find_map(|c| match c {
+                PieceClause::Grant(g) => Some(g.span),
+                _ => None,
+            });
+        if let Some(span) = first_grant.filter(|_| file.pieces().any(|p| p.is_royal())) {
+            self.note(Feature::RoyalGrants, span);
         }
         for rule in file.captures() {
             let feature = match rule.value {

@@ -53,6 +53,39 @@ pub struct Gen {
     pub first: bool,
     /// The move's tag (`as rook`), by number; 0 for none.
     pub tag: u16,
+    /// To any square of the board (empty, or holding an enemy piece to capture), not along
+    /// `vector`.
+    pub anywhere: bool,
+}
+
+/// Moves a piece lends to a neighbour: the lender's code indexes a list of these.
+#[derive(Clone, Debug)]
+pub struct Lend {
+    /// Lent to enemy pieces; otherwise to the lender's own side.
+    pub enemy: bool,
+    /// Where the neighbour stands, as a vector from the lender.
+    pub offset: u16,
+    /// The moves lent, per receiving player.
+    pub moves: Vec<Vec<Gen>>,
+}
+
+/// Castling that needs no rights: the royal piece moves `distance` squares along a line of
+/// empty squares towards the first piece beyond, which must be a partner, and the partner
+/// lands on the last square the royal piece crossed.
+#[derive(Clone, Debug)]
+pub struct FreeCastle {
+    pub kind: usize,
+    /// The kinds that may be the partner.
+    pub partners: u64,
+    /// The lines it may castle along, per player, as vectors.
+    pub vectors: Vec<Vec<u16>>,
+    pub distance: u32,
+    /// A partner of either colour will do.
+    pub any_colour: bool,
+    /// Both pieces must not have moved yet.
+    pub unmoved: bool,
+    /// The royal piece may not start on, cross or land on an attacked square.
+    pub safe: bool,
 }
 
 /// Whether a move jumps over exactly one piece on its line, and where it may land.
@@ -162,6 +195,8 @@ pub struct Attacks {
     pub slides: Vec<(u16, u64, u16)>,
     /// (reverse vector, kinds able to capture by hopping along that line, how they land).
     pub hops: Vec<(u16, u64, Hop)>,
+    /// Kinds that capture anywhere on the board.
+    pub anywhere: u64,
 }
 
 /// A test block, ready to run.
@@ -189,6 +224,11 @@ pub struct Ruleset {
     /// Zones as square sets: `zones[z][player * squares + sq]`.
     pub zones: Vec<Vec<bool>>,
     pub castles: Vec<CastleRight>,
+    /// Castling without rights, and the kinds that have some.
+    pub free_castles: Vec<FreeCastle>,
+    pub free_castlers: u64,
+    /// Moves lent to neighbours, indexed by the lender's code; empty when no piece lends.
+    pub lends: Vec<Vec<Lend>>,
     /// For each square, the castling rights lost when a piece leaves or enters it.
     pub castle_clear: Vec<u32>,
     /// The phases of the game; a game without phases has one.
@@ -361,6 +401,9 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         attacks: compiled.attacks,
         zones,
         castles: Vec::new(),
+        free_castles: Vec::new(),
+        free_castlers: 0,
+        lends: compiled.lends,
         castle_clear: Vec::new(),
         phases: Vec::new(),
         counts_turns: false,
@@ -410,7 +453,9 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
     });
     setup::place(file, &mut ruleset, &compiled.castle_rules)?;
     ruleset.attacker_bits = attacker_bits(&ruleset);
-    ruleset.first_moves = ruleset.programs.iter().flatten().any(|g| g.first);
+    ruleset.first_moves = ruleset.programs.iter().flatten().any(|g| g.first)
+        || ruleset.free_castles.iter().any(|c| c.unmoved);
+    ruleset.free_castlers = ruleset.free_castles.iter().fold(0, |m, c| m | 1 << c.kind);
     en_passant_attacks(&mut ruleset);
     ruleset.overlapping = ruleset
         .programs
@@ -436,10 +481,9 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         || quiet_rules
             .iter()
             .any(|b| b.iter().any(|b| b.value == ast::QuietBreaker::Capture));
-    ruleset.plain_attacks = ruleset
-        .attacks
-        .iter()
-        .all(|a| a.hops.is_empty() && a.leaps.iter().all(|(_, _, path)| path.is_empty()));
+    ruleset.plain_attacks = ruleset.attacks.iter().all(|a| {
+        a.hops.is_empty() && a.anywhere == 0 && a.leaps.iter().all(|(_, _, path)| path.is_empty())
+    });
     ruleset.legality = match (ruleset.royal, ruleset.plain_attacks) {
         (false, _) => Legality::Free,
         (true, true) => Legality::Pins,
@@ -471,7 +515,8 @@ fn en_passant_attacks(ruleset: &mut Ruleset) {
                 .iter()
                 .filter(|g| g.en_passant && g.mode.captures())
             {
-                if rule.range != 1 || rule.hop != Hop::No || !rule.path.is_empty() {
+                if rule.range != 1 || rule.hop != Hop::No || !rule.path.is_empty() || rule.anywhere
+                {
                     ruleset.ep_always = true;
                     continue;
                 }

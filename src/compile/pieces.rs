@@ -2,7 +2,7 @@
 
 use super::geometry::Geometry;
 use super::zones;
-use super::{Attacks, DropLimits, Gen, Hop, Kind, Mode, Promotion};
+use super::{Attacks, DropLimits, Gen, Hop, Kind, Lend, Mode, Promotion};
 use crate::geometry::{DirectionSet, images};
 use crate::syntax::ast::{self, Compass, RuleFile};
 
@@ -15,12 +15,15 @@ pub struct CastleRule {
     pub vectors: Vec<(i64, i64)>,
     pub distance: u32,
     pub safe: bool,
+    pub any_colour: bool,
+    pub unmoved: bool,
 }
 
 pub struct Compiled {
     pub kinds: Vec<Kind>,
     pub programs: Vec<Vec<Gen>>,
     pub attacks: Vec<super::Attacks>,
+    pub lends: Vec<Vec<Lend>>,
     pub castle_rules: Vec<CastleRule>,
 }
 
@@ -126,24 +129,75 @@ impl<'a> PieceCompiler<'a> {
         for (kind, &source) in source_of.iter().enumerate() {
             for player in 0..players {
                 let rules = self.move_rules(source, 0);
-                let mut gens: Vec<Gen> = rules.iter().flat_map(|r| self.gens(r, player)).collect();
-                if no_capture {
-                    // Nothing is ever captured: every move only moves.
-                    gens.retain(|g| g.mode.moves());
-                    gens.iter_mut().for_each(|g| g.mode = Mode::MoveOnly);
-                }
-                programs[1 + kind * players + player] = gens;
+                let gens = rules
+                    .iter()
+                    .flat_map(|r| self.gens(r, player, None))
+                    .collect();
+                programs[1 + kind * players + player] = moves_only_if(no_capture, gens);
             }
         }
         let attacks = (0..players)
             .map(|player| attacks_of(&programs, kinds.len(), players, player, self.geometry))
             .collect();
+        let lends = self.lends(&source_of, no_capture);
         let castle_rules = self.castle_rules();
         Compiled {
             kinds,
             programs,
             attacks,
+            lends,
             castle_rules,
+        }
+    }
+
+    /// The moves each lender code lends, to each neighbour and receiving player.
+    fn lends(&mut self, source_of: &[usize], no_capture: bool) -> Vec<Vec<Lend>> {
+        let players = self.players();
+        let mut lends = vec![Vec::new(); 1 + source_of.len() * players];
+        for (kind, &source) in source_of.iter().enumerate() {
+            let grants: Vec<&ast::Grant> = self.pieces[source]
+                .clauses
+                .iter()
+                .filter_map(|c| match c {
+                    ast::PieceClause::Grant(grant) => Some(grant),
+                    _ => None,
+                })
+                .collect();
+            for lender in 0..players {
+                for grant in &grants {
+                    let enemy = grant.side.value == ast::Side::Enemy;
+                    let set = DirectionSet::of(grant.directions.iter().map(|d| d.value));
+                    let offsets = images(0, 1)
+                        .into_iter()
+                        .chain(images(1, 1))
+                        .filter(|&v| set.selects(v));
+                    for offset in offsets {
+                        let away = absolute(self.forward[lender], offset);
+                        let moves = (0..players)
+                            .map(|receiver| match (receiver != lender) == enemy {
+                                true => {
+                                    let gens = grant
+                                        .rules
+                                        .iter()
+                                        .flat_map(|r| self.gens(r, receiver, Some(away)))
+                                        .collect();
+                                    moves_only_if(no_capture, gens)
+                                }
+                                false => Vec::new(),
+                            })
+                            .collect();
+                        lends[1 + kind * players + lender].push(Lend {
+                            enemy,
+                            offset: self.geometry.vector(away),
+                            moves,
+                        });
+                    }
+                }
+            }
+        }
+        match lends.iter().all(Vec::is_empty) {
+            true => Vec::new(),
+            false => lends,
         }
     }
 
@@ -222,8 +276,14 @@ impl<'a> PieceCompiler<'a> {
         (index + 1) as u16
     }
 
-    /// The compiled moves of one rule for one player.
-    pub(super) fn gens(&mut self, rule: &ast::MoveRule, player: usize) -> Vec<Gen> {
+    /// The compiled moves of one rule for one player; `away` is the line from a lending piece
+    /// to the piece it lends the rule to.
+    pub(super) fn gens(
+        &mut self,
+        rule: &ast::MoveRule,
+        player: usize,
+        away: Option<(i32, i32)>,
+    ) -> Vec<Gen> {
         let forward = self.forward[player];
         let mode = match rule.mode.as_ref().map(|m| m.value) {
             None => Mode::Both,
@@ -246,7 +306,8 @@ impl<'a> PieceCompiler<'a> {
                     };
                     (lines, d, u16::MAX)
                 }
-                _ => return Vec::new(),
+                ast::Atom::Anywhere => (Vec::new(), &Vec::new(), 1),
+                ast::Atom::Like(_) => return Vec::new(),
             };
         let set = DirectionSet::of(directions.iter().map(|d| d.value));
         let mut from_zone = None;
@@ -262,7 +323,7 @@ impl<'a> PieceCompiler<'a> {
                 ast::Modifier::Tag(name) => tag = self.tag(&name.value),
             }
         }
-        let mut out = Vec::new();
+        let mut lines: Vec<((i32, i32), Vec<u16>)> = Vec::new();
         for (a, b) in bases {
             for image in images(a, b).into_iter().filter(|&v| set.selects(v)) {
                 let path = if lame { lame_path(image) } else { Vec::new() };
@@ -270,8 +331,24 @@ impl<'a> PieceCompiler<'a> {
                     .into_iter()
                     .map(|p| self.geometry.vector(absolute(forward, p)))
                     .collect();
+                lines.push((absolute(forward, image), path));
+            }
+        }
+        if let Some(away) = away.filter(|_| set.away) {
+            lines.push((away, Vec::new()));
+        }
+        let anywhere = rule.atom.value == ast::Atom::Anywhere;
+        if anywhere {
+            lines.push(((0, 1), Vec::new()));
+        }
+        let mut out = Vec::new();
+        for (vector, path) in lines {
+            if !out
+                .iter()
+                .any(|g: &Gen| g.vector == self.geometry.vector(vector))
+            {
                 out.push(Gen {
-                    vector: self.geometry.vector(absolute(forward, image)),
+                    vector: self.geometry.vector(vector),
                     range,
                     mode,
                     from_zone,
@@ -281,6 +358,7 @@ impl<'a> PieceCompiler<'a> {
                     hop,
                     first,
                     tag,
+                    anywhere,
                 });
             }
         }
@@ -308,6 +386,11 @@ impl<'a> PieceCompiler<'a> {
                         .conditions
                         .iter()
                         .any(|c| c.value == ast::CastleCondition::Safe),
+                    any_colour: castle.any_colour,
+                    unmoved: castle
+                        .conditions
+                        .iter()
+                        .any(|c| c.value == ast::CastleCondition::Unmoved),
                 });
             }
         }
@@ -328,6 +411,15 @@ fn lame_path((x, y): (i64, i64)) -> Vec<(i64, i64)> {
     (1..n).map(|k| (k * x / n, k * y / n)).collect()
 }
 
+/// Turns every move into a move that only moves, in a game where nothing is captured.
+fn moves_only_if(no_capture: bool, mut gens: Vec<Gen>) -> Vec<Gen> {
+    if no_capture {
+        gens.retain(|g| g.mode.moves());
+        gens.iter_mut().for_each(|g| g.mode = Mode::MoveOnly);
+    }
+    gens
+}
+
 /// Groups the capturing moves of `player`'s pieces by line, reversed for the attack test.
 fn attacks_of(
     programs: &[Vec<Gen>],
@@ -345,7 +437,9 @@ fn attacks_of(
             let (dx, dy) = geometry.vectors[rule.vector as usize];
             let reverse = geometry.vector((-dx, -dy));
             let bit = 1u64 << kind;
-            if rule.hop != Hop::No {
+            if rule.anywhere {
+                attacks.anywhere |= bit;
+            } else if rule.hop != Hop::No {
                 match attacks
                     .hops
                     .iter_mut()

@@ -1,7 +1,7 @@
 //! The start position and the castling rights it implies.
 
 use super::pieces::{CastleRule, absolute};
-use super::{CastleRight, EMPTY, NO_SQUARE, Ruleset, Sq, Unsupported};
+use super::{CastleRight, EMPTY, FreeCastle, NO_SQUARE, Ruleset, Sq, Unsupported};
 use crate::check::support::Feature;
 use crate::syntax::ast::RuleFile;
 
@@ -53,7 +53,11 @@ fn kind_index(ruleset: &Ruleset, name: &str) -> usize {
 /// castling direction, the partner beyond the royal piece's landing square.
 fn castling(ruleset: &mut Ruleset, rules: &[CastleRule]) -> Result<(), Unsupported> {
     let squares = ruleset.geometry.squares();
-    for rule in rules {
+    let (by_rights, free): (Vec<&CastleRule>, Vec<&CastleRule>) = rules
+        .iter()
+        .partition(|rule| rule.unmoved && !rule.any_colour);
+    ruleset.free_castles = free.into_iter().map(|r| free_castle(ruleset, r)).collect();
+    for rule in by_rights {
         for player in 0..ruleset.players() {
             let king = ruleset.code(rule.kind, player);
             let rook = ruleset.code(rule.partner, player);
@@ -80,6 +84,32 @@ fn castling(ruleset: &mut Ruleset, rules: &[CastleRule]) -> Result<(), Unsupport
         .checked_shr(32 - ruleset.castles.len() as u32)
         .unwrap_or(0);
     Ok(())
+}
+
+/// Castling checked on the board as it stands, for rules that a right cannot express: no
+/// history condition, or a partner of either colour.
+fn free_castle(ruleset: &mut Ruleset, rule: &CastleRule) -> FreeCastle {
+    let partner = ruleset.kinds[rule.partner].name.clone();
+    let vectors = (0..ruleset.players())
+        .map(|player| {
+            rule.vectors
+                .iter()
+                .map(|&v| {
+                    let v = absolute(ruleset.forward[player], v);
+                    ruleset.geometry.vector(v)
+                })
+                .collect()
+        })
+        .collect();
+    FreeCastle {
+        kind: rule.kind,
+        partners: super::turns::kinds_named(&ruleset.kinds, [partner.as_str()]),
+        vectors,
+        distance: rule.distance,
+        any_colour: rule.any_colour,
+        unmoved: rule.unmoved,
+        safe: rule.safe,
+    }
 }
 
 /// Castling rights are bits of a `u32`.

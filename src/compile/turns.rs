@@ -248,7 +248,7 @@ impl TurnCompiler<'_, '_> {
             .map(|player| {
                 rules
                     .iter()
-                    .flat_map(|r| self.pieces.gens(r, player))
+                    .flat_map(|r| self.pieces.gens(r, player, None))
                     .map(|g| Gen {
                         mode: Mode::MoveOnly,
                         ..g

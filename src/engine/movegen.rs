@@ -30,6 +30,15 @@ impl Position<'_> {
                 return true;
             }
         }
+        if attacks.anywhere != 0
+            && self
+                .board
+                .iter()
+                .enumerate()
+                .any(|(s, &code)| s != sq as usize && bits[code as usize] & attacks.anywhere != 0)
+        {
+            return true;
+        }
         attacks.hops.iter().any(|&(vector, kinds, hop)| {
             // Walking back from the target: the hurdle, then the hopper itself.
             let hurdle = match hop {
@@ -69,12 +78,90 @@ impl Position<'_> {
             let code = self.board[from as usize];
             match self.piece(code) {
                 Some((kind, owner)) if owner == player && kinds & (1 << kind) != 0 => {
-                    self.piece_turns(from, code, player, base, out)
+                    self.piece_turns(from, code, player, base, out);
+                    if self.rules.free_castlers & (1 << kind) != 0 {
+                        self.free_castling(from, kind, player, base, out);
+                    }
                 }
                 _ => {}
             }
         }
         self.castling_turns(player, kinds, base, out);
+        if !self.rules.lends.is_empty() {
+            self.lent_moves(player, kinds, base, out);
+        }
+    }
+
+    /// Castling without rights from `from`, as the board stands.
+    fn free_castling(
+        &self,
+        from: Sq,
+        kind: usize,
+        player: usize,
+        base: &Turn,
+        out: &mut Vec<Turn>,
+    ) {
+        let rules = self.rules;
+        let geometry = &rules.geometry;
+        for castle in rules.free_castles.iter().filter(|c| c.kind == kind) {
+            if castle.unmoved && !self.unmoved[from as usize] {
+                continue;
+            }
+            for &vector in &castle.vectors[player] {
+                let (landing, steps) = self.first_piece(vector, from, castle.distance as u16);
+                if landing != NO_SQUARE || steps < castle.distance as u16 {
+                    continue;
+                }
+                let king_to = (0..castle.distance).fold(from, |s, _| geometry.step(vector, s));
+                if king_to == NO_SQUARE {
+                    continue;
+                }
+                let (partner_at, _) = self.first_piece(vector, king_to, u16::MAX);
+                let partner = self
+                    .board
+                    .get(partner_at as usize)
+                    .copied()
+                    .unwrap_or(EMPTY);
+                let fits = self.piece(partner).is_some_and(|(k, owner)| {
+                    castle.partners & (1 << k) != 0 && (castle.any_colour || owner == player)
+                });
+                if !fits || (castle.unmoved && !self.unmoved[partner_at as usize]) {
+                    continue;
+                }
+                let crossed = (1..castle.distance).fold(from, |s, _| geometry.step(vector, s));
+                if castle.safe && self.crosses_attack(from, vector, castle.distance, player) {
+                    continue;
+                }
+                let king = self.board[from as usize];
+                let royal_move = Part {
+                    kind: PartKind::Move,
+                    piece: king,
+                    from,
+                    to: king_to,
+                };
+                let partner_move = Part {
+                    kind: PartKind::Partner,
+                    piece: partner,
+                    from: partner_at,
+                    to: crossed,
+                };
+                out.push(base.with(royal_move).with(partner_move));
+            }
+        }
+    }
+
+    /// Whether a square from `from` to `distance` steps along `vector` is attacked by the
+    /// player after `player`.
+    fn crosses_attack(&self, from: Sq, vector: u16, distance: u32, player: usize) -> bool {
+        let attacker = self.next_player(player);
+        let mut sq = from;
+        for _ in 0..=distance {
+            if self.attacked(sq, attacker) {
+                return true;
+            }
+            sq = self.rules.geometry.step(vector, sq);
+        }
+        false
     }
 
     fn piece_turns(&self, from: Sq, code: Code, player: usize, base: &Turn, out: &mut Vec<Turn>) {
@@ -92,49 +179,105 @@ impl Position<'_> {
     }
 
     fn program_turns(&self, moving: &Moving<'_>, out: &mut Vec<Turn>) {
+        for rule in &self.rules.programs[moving.code as usize] {
+            self.rule_turns(rule, moving, out);
+        }
+    }
+
+    /// The moves of one compiled rule for the piece.
+    fn rule_turns(&self, rule: &Gen, moving: &Moving<'_>, out: &mut Vec<Turn>) {
         let rules = self.rules;
         let from = moving.from;
-        for rule in &rules.programs[moving.code as usize] {
-            if rule
-                .from_zone
-                .is_some_and(|z| !rules.in_zone(z, moving.player, from))
-                || (rule.first && !self.unmoved[from as usize])
-            {
-                continue;
+        if rule
+            .from_zone
+            .is_some_and(|z| !rules.in_zone(z, moving.player, from))
+            || (rule.first && !self.unmoved[from as usize])
+        {
+            return;
+        }
+        if rule.hop != Hop::No {
+            self.hop_turns(rule, moving, out);
+            return;
+        }
+        if rule.anywhere {
+            self.anywhere_turns(rule, moving, out);
+            return;
+        }
+        if !self.path_clear(rule, from) {
+            return;
+        }
+        let mut to = from;
+        for _ in 0..rule.range {
+            to = rules.geometry.step(rule.vector, to);
+            if to == NO_SQUARE {
+                break;
             }
-            if rule.hop != Hop::No {
-                self.hop_turns(rule, moving, out);
-                continue;
-            }
-            if !self.path_clear(rule, from) {
-                continue;
-            }
-            let mut to = from;
-            for _ in 0..rule.range {
-                to = rules.geometry.step(rule.vector, to);
-                if to == NO_SQUARE {
-                    break;
+            let target = self.board[to as usize];
+            if target == EMPTY {
+                if rule.mode.moves() {
+                    self.push_move(to, rule, false, moving, out);
                 }
-                let target = self.board[to as usize];
-                if target == EMPTY {
-                    if rule.mode.moves() {
-                        self.push_move(to, rule, false, moving, out);
-                    }
-                    if rule.en_passant && to == self.ep && self.ep_player as usize == moving.player
-                    {
-                        self.push_en_passant(to, rule, moving, out);
-                    }
+                if rule.en_passant && to == self.ep && self.ep_player as usize == moving.player {
+                    self.push_en_passant(to, rule, moving, out);
+                }
+                continue;
+            }
+            if target != BLOCKED
+                && rule.mode.captures()
+                && self
+                    .piece(target)
+                    .is_some_and(|(_, owner)| owner != moving.player)
+            {
+                self.push_move(to, rule, true, moving, out);
+            }
+            break;
+        }
+    }
+
+    /// Moves to any empty square, or captures of any enemy piece, as the rule's mode allows.
+    fn anywhere_turns(&self, rule: &Gen, moving: &Moving<'_>, out: &mut Vec<Turn>) {
+        for to in 0..self.board.len() as Sq {
+            let target = self.board[to as usize];
+            if target == EMPTY && rule.mode.moves() {
+                self.push_move(to, rule, false, moving, out);
+            } else if rule.mode.captures()
+                && self
+                    .piece(target)
+                    .is_some_and(|(_, owner)| owner != moving.player)
+            {
+                self.push_move(to, rule, true, moving, out);
+            }
+        }
+    }
+
+    /// Moves lent to `player`'s pieces of the kinds in `kinds` by their neighbours.
+    fn lent_moves(&self, player: usize, kinds: u64, base: &Turn, out: &mut Vec<Turn>) {
+        let rules = self.rules;
+        for lender in 0..self.board.len() as Sq {
+            let code = self.board[lender as usize];
+            let Some(lends) = rules.lends.get(code as usize).filter(|l| !l.is_empty()) else {
+                continue;
+            };
+            for lend in lends {
+                let to = rules.geometry.step(lend.offset, lender);
+                if to == NO_SQUARE {
                     continue;
                 }
-                if target != BLOCKED
-                    && rule.mode.captures()
-                    && self
-                        .piece(target)
-                        .is_some_and(|(_, owner)| owner != moving.player)
-                {
-                    self.push_move(to, rule, true, moving, out);
+                let receiver = self.board[to as usize];
+                match self.piece(receiver) {
+                    Some((kind, owner)) if owner == player && kinds & (1 << kind) != 0 => {
+                        let moving = Moving {
+                            player,
+                            base,
+                            from: to,
+                            code: receiver,
+                        };
+                        for rule in &lend.moves[player] {
+                            self.rule_turns(rule, &moving, out);
+                        }
+                    }
+                    _ => {}
                 }
-                break;
             }
         }
     }

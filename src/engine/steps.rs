@@ -61,6 +61,9 @@ impl<'r> Position<'r> {
         for plan in plans {
             self.steps(request, &plan.steps, Turn::EMPTY, out);
         }
+        if !self.rules.lends.is_empty() {
+            merge_identical(out);
+        }
         self.keep_legal(request.player, out);
         if self.rules.compulsory_capture && out.iter().any(|t| t.captures) {
             out.retain(|t| t.captures);
@@ -203,4 +206,11 @@ fn on_square(kind: PartKind, sq: Sq) -> Part {
         from: sq,
         to: sq,
     }
+}
+
+/// Keeps one of each group of turns made of the same parts: two lenders lending the same move,
+/// or a lent move equal to the piece's own, are one turn.
+fn merge_identical(out: &mut Vec<Turn>) {
+    out.sort_unstable_by(|a, b| a.parts().cmp(b.parts()));
+    out.dedup_by(|a, b| a.parts() == b.parts());
 }

@@ -4,7 +4,7 @@
 use crate::compile::turns::MAX_PARTS;
 use crate::compile::{Code, NO_SQUARE, Sq};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PartKind {
     /// A piece moves from `from` to `to`, capturing what stands there; `piece` is what lands.
     Move,
@@ -28,7 +28,7 @@ pub enum PartKind {
     Pass,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Part {
     pub kind: PartKind,
     pub piece: Code,
