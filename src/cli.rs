@@ -71,6 +71,28 @@ struct PositionArgs {
 /// A command's failure, already reported on standard error.
 struct Reported;
 
+/// Writes to standard output. A reader that has gone away (`fairy moves ... | head -1`) ends the
+/// command quietly; any other write error ends it with a one-line error and exit code 1.
+fn emit(text: &str) {
+    use std::io::Write;
+    if let Err(error) = std::io::stdout().lock().write_all(text.as_bytes()) {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        complain!("error: cannot write to standard output: {error}");
+        std::process::exit(1);
+    }
+}
+
+/// Writes a line to standard error; there is nowhere left to report a failure to do so.
+macro_rules! complain {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+use complain;
+
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -82,12 +104,12 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { files } => check_files(&files),
         Command::Show(args) => with_position(&args, |position| {
-            print!("{}", crate::notation::diagram(position));
+            emit(&crate::notation::diagram(position));
             Ok(())
         }),
         Command::Moves(args) => with_position(&args, |position| {
             for text in moves::legal_texts(position) {
-                println!("{text}");
+                emit(&format!("{text}\n"));
             }
             Ok(())
         }),
@@ -124,7 +146,7 @@ fn check_file(path: &str) -> bool {
     report_problems(&source, problems);
     match summary {
         Some(summary) => {
-            println!("{path}: ok: {summary}");
+            emit(&format!("{path}: ok: {summary}\n"));
             true
         }
         None => false,
@@ -135,11 +157,11 @@ fn read_source(path: &str) -> Result<source::Source, Reported> {
     match source::load(path) {
         Ok(source) => Ok(source),
         Err(LoadError::Unreadable(message)) => {
-            eprintln!("error: {message}");
+            complain!("error: {message}");
             Err(Reported)
         }
         Err(LoadError::NotText(report)) => {
-            eprint!("{}", render(&report));
+            complain!("{}", render(&report).trim_end_matches('\n'));
             Err(Reported)
         }
     }
@@ -153,7 +175,7 @@ fn report_problems(source: &source::Source, problems: Vec<Problem>) {
         source: NamedSource::new(&source.name, source::printable(&source.text)),
         problems,
     };
-    eprint!("{}", render(&report));
+    complain!("{}", render(&report).trim_end_matches('\n'));
 }
 
 /// Loads and compiles a rule file, reporting why not when it cannot be played.
@@ -166,7 +188,7 @@ fn load_rules(path: &str) -> Result<Ruleset, Reported> {
             Err(Reported)
         }
         Err(Failure::Unsupported(missing)) => {
-            eprintln!("error: {path}: fairy cannot play this game: {missing}");
+            complain!("error: {path}: fairy cannot play this game: {missing}");
             Err(Reported)
         }
     }
@@ -201,7 +223,7 @@ fn report_notation(name: &str, text: &str, error: NotationError) -> Reported {
         source: NamedSource::new(name, source::printable(text)),
         problems: vec![problem],
     };
-    eprint!("{}", render(&report));
+    complain!("{}", render(&report).trim_end_matches('\n'));
     Reported
 }
 
@@ -216,15 +238,15 @@ fn perft(position: &mut Position<'_>, depth: usize, divide: bool) {
             .collect();
         rows.sort();
         for (text, n) in &rows {
-            println!("{text} {n}");
+            emit(&format!("{text} {n}\n"));
         }
         rows.iter().map(|(_, n)| n).sum()
     } else {
         counter.count(position, depth)
     };
-    println!("{nodes}");
+    emit(&format!("{nodes}\n"));
     let seconds = started.elapsed().as_secs_f64();
-    eprintln!(
+    complain!(
         "{nodes} nodes in {seconds:.3} s ({:.0} nodes per second)",
         nodes as f64 / seconds.max(1e-9)
     );
@@ -239,11 +261,12 @@ fn run_tests(paths: &[String]) -> Result<(), Reported> {
             continue;
         };
         for case in &rules.tests {
-            failures += crate::testing::run_case(&rules, case, |line| println!("{path}: {line}"));
+            failures +=
+                crate::testing::run_case(&rules, case, |line| emit(&format!("{path}: {line}\n")));
         }
     }
     if failures > 0 {
-        eprintln!(
+        complain!(
             "{failures} expectation{} failed",
             if failures == 1 { "" } else { "s" }
         );

@@ -270,3 +270,59 @@ fn many_problems_are_reported_in_time() {
     run.assert_exit(1, "100,000 problems");
     assert!(run.stderr.contains(file.path()));
 }
+
+/// A castling whose path crosses a hole can never happen: no castling move, and no panic.
+#[test]
+fn castling_across_a_hole_is_no_castling() {
+    for hole in ["b1", "c1"] {
+        let text = format!(
+            "game \"castling across a hole\"
+            board 4 x 2 holes {{ {hole} }}
+            player White forward north
+            player Black forward south
+            piece King K {{ royal step all castle sideways 2 with Rook unmoved }}
+            piece Rook R {{ slide orthogonal }}
+            setup White {{ King a1 Rook d1 }}
+            setup Black {{ King a2 }}
+            lose when checkmated"
+        );
+        let file = TempFile::new("hole", text.as_bytes());
+        for command in ["moves", "show"] {
+            let run = fairy(&[command, file.path()], limit());
+            run.assert_exit(0, &format!("{command} with a hole at {hole}"));
+            assert!(!run.stdout.contains("a1c1"), "{}", run.stdout);
+        }
+    }
+}
+
+/// A reader that stops reading ends the command quietly; a full disk is a one-line error.
+#[test]
+fn closed_and_full_standard_output() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
+        .args(["moves", &shipped("amazons.rules")])
+        .env("RUST_BACKTRACE", "0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start fairy");
+    // Closed before the rule file is even compiled, so the first write finds no reader.
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("fairy ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "closed pipe: {stderr}");
+    assert!(stderr.is_empty(), "closed pipe: {stderr}");
+
+    let full = std::fs::File::create("/dev/full").expect("/dev/full");
+    let output = Command::new(env!("CARGO_BIN_EXE_fairy"))
+        .args(["check", &shipped("chess.rules")])
+        .stdout(full)
+        .output()
+        .expect("run fairy");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "full disk: {stderr}");
+    assert!(
+        stderr.starts_with("error: cannot write to standard output")
+            && !stderr.contains("panicked"),
+        "full disk: {stderr}"
+    );
+}

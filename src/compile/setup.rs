@@ -132,6 +132,10 @@ fn right_along(
         .find(|&n| ruleset.start_board[at(n) as usize] == rook)?;
     let king_to = at(distance);
     let rook_to = at(distance - 1);
+    // A hole between the two pieces makes a castling that can never happen.
+    if (1..rook_distance).any(|n| at(n) == NO_SQUARE) {
+        return None;
+    }
     let mut empty: Vec<Sq> = (1..rook_distance).map(at).collect();
     empty.extend([king_to, rook_to]);
     empty.sort_unstable();
