@@ -349,3 +349,25 @@ move_list!(
     "9k/10/10/10/10/10/10/10/10/K9 w - - 99 60",
     "a1a2"
 );
+// Custodian capture: d1d4 arrives between two enemy Soldiers, each with a White Soldier beyond,
+// and takes both.
+move_list!(
+    custodian_double_capture,
+    "tests/concepts/custodian",
+    "7/7/7/1Ss1sS1/7/7/3S3 w - - 0 1",
+    "d1d4"
+);
+// A piece that moves between two enemy pieces is safe: only the arriving piece captures.
+move_list!(
+    custodian_arriving_between_two_enemies_is_safe,
+    "tests/concepts/custodian",
+    "6s/7/7/2s1s2/7/7/3S3 w - - 0 1",
+    "d1d4"
+);
+// c1b1 takes b2 (White's b3 beyond) but not a1, which the edge of the board protects.
+move_list!(
+    custodian_edge_protects,
+    "tests/concepts/custodian",
+    "6s/7/7/7/1S5/1s5/s1S4 w - - 0 1",
+    "c1b1"
+);

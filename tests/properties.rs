@@ -112,6 +112,13 @@ fn every_yagbap_position_round_trips() {
     }
 }
 
+/// Custodian capture, a concept no shipped two-player game uses alone, keeps every property.
+#[test]
+fn custodian_capture_keeps_every_property() {
+    let rules = ruleset("tests/concepts/custodian");
+    assert!(random_games(&rules, 300, 200, 0xC057) > 0, "some game ends");
+}
+
 /// Perft that copies the position for each move instead of unmaking.
 fn perft_by_copy(position: &Position<'_>, depth: usize) -> u64 {
     if depth == 0 {

@@ -23,6 +23,7 @@ pub enum Feature {
     ZonesNearPieces,
     Grants,
     RoyalGrants,
+    RoyalCustodian,
     CapturesToHand,
     CompulsoryCapture,
     NoCapture,
@@ -64,6 +65,7 @@ impl Feature {
             Feature::ZonesNearPieces => "zones next to pieces",
             Feature::Grants => "granted moves",
             Feature::RoyalGrants => "granted moves in a game with royal pieces",
+            Feature::RoyalCustodian => "custodian capture in a game with royal pieces",
             Feature::CapturesToHand => "captures to hand",
             Feature::CompulsoryCapture => "compulsory capture",
             Feature::NoCapture => "games without capture",
@@ -95,6 +97,7 @@ const ENGINE_RUNS: &[Feature] = &[
     Feature::Moves,
     Feature::Hoppers,
     Feature::Anywhere,
+    Feature::CustodianCapture,
     Feature::FreeCastling,
     Feature::Grants,
     Feature::FirstMove,
@@ -195,6 +198,10 @@ impl FeatureUses {
             let feature = match rule.value {
                 CaptureRule::ToHand => Feature::CapturesToHand,
                 CaptureRule::Compulsory => Feature::CompulsoryCapture,
+                // Custodian captures are invisible to the attack tables that guard royal pieces.
+                CaptureRule::Custodian(_) if file.pieces().any(|p| p.is_royal()) => {
+                    Feature::RoyalCustodian
+                }
                 CaptureRule::Custodian(_) => Feature::CustodianCapture,
                 CaptureRule::None => Feature::NoCapture,
             };

@@ -240,6 +240,9 @@ pub struct Ruleset {
     /// each turn starts by testing them.
     pub early_ends: Vec<EndCondition>,
     pub capture_to_hand: bool,
+    /// Custodian capture: per player, the lines along which a piece arriving on a square takes
+    /// an enemy neighbour that has a friendly piece directly beyond it. Empty when not used.
+    pub custodian: Vec<Vec<u16>>,
     pub compulsory_capture: bool,
     pub end: Vec<(Outcome, EndCondition)>,
     pub start_board: Vec<Code>,
@@ -410,6 +413,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         legality: Legality::Free,
         early_ends: Vec::new(),
         capture_to_hand: file.captures().any(|c| c.value == ast::CaptureRule::ToHand),
+        custodian: Vec::new(),
         compulsory_capture: file
             .captures()
             .any(|c| c.value == ast::CaptureRule::Compulsory),
@@ -440,6 +444,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         .iter()
         .any(|p| p.end != turns::PhaseEnd::Never || p.cycle > 1);
     ruleset.phases = phases;
+    ruleset.custodian = custodian_lines(file, &mut ruleset);
     ruleset.end = end_rules(file, &ruleset);
     ruleset.early_ends = ruleset
         .end
@@ -491,6 +496,31 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
     };
     ruleset.zobrist = zobrist::Zobrist::new(&ruleset);
     Ok(ruleset)
+}
+
+/// The lines of `capture custodian`, as vectors per player; none without the rule.
+fn custodian_lines(file: &RuleFile, ruleset: &mut Ruleset) -> Vec<Vec<u16>> {
+    let Some(directions) = file.captures().find_map(|c| match &c.value {
+        ast::CaptureRule::Custodian(directions) => Some(directions),
+        _ => None,
+    }) else {
+        return Vec::new();
+    };
+    let set = crate::geometry::DirectionSet::of(directions.iter().map(|d| d.value));
+    let lines: Vec<(i64, i64)> = crate::geometry::images(0, 1)
+        .into_iter()
+        .chain(crate::geometry::images(1, 1))
+        .filter(|&v| set.selects(v))
+        .collect();
+    (0..ruleset.players())
+        .map(|player| {
+            let forward = ruleset.forward[player];
+            lines
+                .iter()
+                .map(|&v| ruleset.geometry.vector(pieces::absolute(forward, v)))
+                .collect()
+        })
+        .collect()
 }
 
 fn attacker_bits(ruleset: &Ruleset) -> Vec<u64> {

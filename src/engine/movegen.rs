@@ -333,12 +333,22 @@ impl Position<'_> {
             Some(&v) if rule.passable => self.rules.geometry.step(v, moving.from),
             _ => NO_SQUARE,
         };
+        let captures = captures || self.flanks(to, moving);
         self.push_with_promotions(to, moving, out, |mut turn| {
             turn.captures |= captures;
             turn.passed = passed;
             turn.tag = rule.tag;
             turn
         });
+    }
+
+    /// Whether the piece's move to `to` captures by custodian capture.
+    fn flanks(&self, to: Sq, moving: &Moving<'_>) -> bool {
+        let rules = self.rules;
+        !rules.custodian.is_empty()
+            && rules.custodian[moving.player]
+                .iter()
+                .any(|&line| self.flanked(to, line, moving.player, moving.from).is_some())
     }
 
     fn push_en_passant(&self, to: Sq, rule: &Gen, moving: &Moving<'_>, out: &mut Vec<Turn>) {

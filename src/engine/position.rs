@@ -325,6 +325,9 @@ impl<'r> Position<'r> {
                 }
                 self.put(part.from, EMPTY);
                 self.put(part.to, part.piece);
+                if part.kind != PartKind::Partner && !self.rules.custodian.is_empty() {
+                    self.custodian_captures(part.to, mover);
+                }
             }
             PartKind::Drop => {
                 let (kind, _) = self.rules.split(part.piece);
@@ -350,6 +353,30 @@ impl<'r> Position<'r> {
             }
             PartKind::Pass => {}
         }
+    }
+
+    /// Captures each enemy piece next to `arrived` along a custodian line that has a piece of
+    /// `mover` directly beyond it.
+    fn custodian_captures(&mut self, arrived: Sq, mover: usize) {
+        let rules = self.rules;
+        for &line in &rules.custodian[mover] {
+            if let Some(taken) = self.flanked(arrived, line, mover, NO_SQUARE) {
+                self.capture(taken, mover);
+            }
+        }
+    }
+
+    /// The enemy piece next to `at` along `line` with a piece of `mover` beyond it, if any;
+    /// `vacated` counts as empty.
+    pub(super) fn flanked(&self, at: Sq, line: u16, mover: usize, vacated: Sq) -> Option<Sq> {
+        let geometry = &self.rules.geometry;
+        let next = geometry.step(line, at);
+        let beyond = (next != NO_SQUARE)
+            .then(|| geometry.step(line, next))
+            .filter(|&b| b != NO_SQUARE && b != vacated)?;
+        let owner = |sq: Sq| self.piece(self.board[sq as usize]).map(|(_, p)| p);
+        let enemy = next != vacated && owner(next).is_some_and(|p| p != mover);
+        (enemy && owner(beyond) == Some(mover)).then_some(next)
     }
 
     pub fn make(&mut self, turn: &Turn) {
