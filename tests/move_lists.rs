@@ -371,3 +371,21 @@ move_list!(
     "6s/7/7/7/1S5/1s5/s1S4 w - - 0 1",
     "c1b1"
 );
+// A trigger: the Runner entering the far rank removes an enemy Runner (a4a5,xd4).
+move_list!(
+    trigger_removes_from_first_group,
+    "tests/concepts/trigger",
+    "4k/R2r1/5/5/4K w - - 0 1"
+);
+// With no enemy Runner on the board, the next group applies: the Keeper (a4a5,xe5).
+move_list!(
+    trigger_falls_back_to_next_group,
+    "tests/concepts/trigger",
+    "4k/R4/5/5/4K w - - 0 1"
+);
+// A move within the zone does not enter it, and triggers nothing (a5b5).
+move_list!(
+    trigger_needs_entering,
+    "tests/concepts/trigger",
+    "R3k/5/5/5/4K w - - 0 1"
+);

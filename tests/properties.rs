@@ -112,11 +112,18 @@ fn every_yagbap_position_round_trips() {
     }
 }
 
-/// Custodian capture, a concept no shipped two-player game uses alone, keeps every property.
+/// Custodian capture, which no shipped game can use alone yet, keeps every property.
 #[test]
 fn custodian_capture_keeps_every_property() {
     let rules = ruleset("tests/concepts/custodian");
     assert!(random_games(&rules, 300, 200, 0xC057) > 0, "some game ends");
+}
+
+/// Triggers keep every property: their removals make and unmake like any part.
+#[test]
+fn triggers_keep_every_property() {
+    let rules = ruleset("tests/concepts/trigger");
+    assert!(random_games(&rules, 300, 200, 0x7816) > 0, "some game ends");
 }
 
 /// Perft that copies the position for each move instead of unmaking.

@@ -98,6 +98,7 @@ const ENGINE_RUNS: &[Feature] = &[
     Feature::Hoppers,
     Feature::Anywhere,
     Feature::CustodianCapture,
+    Feature::Triggers,
     Feature::FreeCastling,
     Feature::Grants,
     Feature::FirstMove,

@@ -233,6 +233,7 @@ pub struct Ruleset {
     pub castle_clear: Vec<u32>,
     /// The phases of the game; a game without phases has one.
     pub phases: Vec<turns::Phase>,
+    pub triggers: Vec<turns::Trigger>,
     /// Positions count each player's turns of the phase: some phase ends or has periodic turns.
     pub counts_turns: bool,
     pub legality: Legality,
@@ -379,13 +380,14 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
     let mut compiler = pieces::PieceCompiler::new(file, &mut geometry, &forward, &evaluator);
     let compiled = compiler.compile();
     let player_names: Vec<String> = players.iter().map(|p| p.name.value.clone()).collect();
-    let phases = turns::TurnCompiler {
+    let mut turn_compiler = turns::TurnCompiler {
         pieces: &mut compiler,
         kinds: &compiled.kinds,
         players: &player_names,
         file,
-    }
-    .phases();
+    };
+    let phases = turn_compiler.phases();
+    let triggers = turn_compiler.triggers();
     let zones = compiler.zones;
     let mut ruleset = Ruleset {
         name: file
@@ -409,6 +411,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         lends: compiled.lends,
         castle_clear: Vec::new(),
         phases: Vec::new(),
+        triggers,
         counts_turns: false,
         legality: Legality::Free,
         early_ends: Vec::new(),

@@ -84,6 +84,15 @@ pub enum Action {
     Pass,
 }
 
+/// Steps that follow a move of one of `pieces` into `zone` from outside it, after the move's
+/// other captures.
+#[derive(Clone, Debug)]
+pub struct Trigger {
+    pub zone: u16,
+    pub pieces: u64,
+    pub plans: Vec<Plan>,
+}
+
 /// An arrow's flight after moves with one tag (any move when `tag` is `None`), per player.
 #[derive(Clone, Debug)]
 pub struct ArrowCase {
@@ -127,6 +136,17 @@ impl TurnCompiler<'_, '_> {
             .map(|p| {
                 let turns: Vec<&ast::Turn> = p.turns.iter().collect();
                 self.phase(&p.name.value, &p.movers, p.end.as_ref(), &turns)
+            })
+            .collect()
+    }
+
+    pub fn triggers(&mut self) -> Vec<Trigger> {
+        let file = self.file;
+        file.triggers()
+            .map(|trigger| Trigger {
+                zone: self.pieces.zone(&trigger.zone),
+                pieces: self.named(&trigger.pieces),
+                plans: self.plans(&trigger.body),
             })
             .collect()
     }

@@ -73,6 +73,11 @@ impl Position<'_> {
         })
     }
 
+    /// Whether `player` has a royal piece on the board.
+    pub fn has_royal(&self, player: usize) -> bool {
+        self.any_royal(player, |_| true)
+    }
+
     /// The square of `player`'s one royal piece, or none if it has none or several.
     fn single_royal(&self, player: usize) -> Sq {
         match self.royal_overflow {

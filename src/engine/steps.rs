@@ -4,7 +4,7 @@
 
 use super::position::Position;
 use super::turn::{Part, PartKind, Turn};
-use crate::compile::turns::{Action, ArrowCase, Plan, Step};
+use crate::compile::turns::{Action, ArrowCase, Plan, Step, Trigger};
 use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Sq};
 
 /// What a generation asks for: whose turns, which kinds may move, and how many are enough.
@@ -82,7 +82,9 @@ impl<'r> Position<'r> {
         if step.optional {
             self.steps(request, rest, partial, out);
         }
-        if rest.is_empty() {
+        let triggers =
+            matches!(step.action, Action::Move { .. }) && !self.rules.triggers.is_empty();
+        if rest.is_empty() && !triggers {
             self.choices(request, &step.action, partial, out);
             return;
         }
@@ -94,10 +96,66 @@ impl<'r> Position<'r> {
             for part in &option.parts()[partial.len()..] {
                 self.apply(part, request.player);
             }
-            self.steps(request, rest, *option, out);
+            match triggers
+                .then(|| self.fired(request.player, option))
+                .flatten()
+            {
+                Some(trigger) => self.triggered(request, &trigger.plans, rest, *option, out),
+                None => self.steps(request, rest, *option, out),
+            }
             self.rewind(mark);
         }
         self.scratch.push(options);
+    }
+
+    /// The trigger that the turn's last move sets off: a piece of its kinds entering its zone
+    /// from outside. A turn that has removed a royal piece ends the game, and triggers nothing.
+    fn fired(&self, player: usize, turn: &Turn) -> Option<&'r Trigger> {
+        let rules = self.rules;
+        let moved = turn.last_move()?;
+        let (kind, _) = rules.split(moved.piece);
+        let enters = |t: &&Trigger| {
+            t.pieces & (1 << kind) != 0
+                && rules.in_zone(t.zone, player, moved.to)
+                && !rules.in_zone(t.zone, player, moved.from)
+        };
+        let trigger = rules.triggers.iter().find(enters)?;
+        let royal_lost = rules.has_royal()
+            && (0..rules.players()).any(|p| self.alive & (1 << p) != 0 && !self.has_royal(p));
+        (!royal_lost).then_some(trigger)
+    }
+
+    /// Carries out a trigger's steps after `partial`, then the rest of the turn. Steps with
+    /// nothing to act on (no eligible piece to remove) are passed over.
+    fn triggered(
+        &mut self,
+        request: Request,
+        plans: &'r [Plan],
+        rest: &'r [Step],
+        partial: Turn,
+        out: &mut Vec<Turn>,
+    ) {
+        let mut done = self.scratch.pop().unwrap_or_default();
+        done.clear();
+        let unlimited = Request {
+            enough: usize::MAX,
+            ..request
+        };
+        for plan in plans {
+            self.steps(unlimited, &plan.steps, partial, &mut done);
+        }
+        if done.is_empty() {
+            self.steps(request, rest, partial, out);
+        }
+        for turn in &done {
+            let mark = self.mark();
+            for part in &turn.parts()[partial.len()..] {
+                self.apply(part, request.player);
+            }
+            self.steps(request, rest, *turn, out);
+            self.rewind(mark);
+        }
+        self.scratch.push(done);
     }
 
     /// Each way of carrying out one step after `partial`, into `out`.
