@@ -389,3 +389,22 @@ move_list!(
     "tests/concepts/trigger",
     "R3k/5/5/5/4K w - - 0 1"
 );
+// A counter's limit: White has made two sideways moves in a row, so a1b1 is not allowed.
+move_list!(
+    counter_limit_forbids_a_third_sideways_move,
+    "tests/concepts/counter",
+    "3w/4/4/W3[Ww] w - - 0 1 sideways-run=2,0 entitled=0,0"
+);
+// One sideways move so far: a second one is allowed.
+move_list!(
+    counter_below_limit_allows_a_sideways_move,
+    "tests/concepts/counter",
+    "3w/4/4/W3[Ww] w - - 0 1 sideways-run=1,0 entitled=0,0"
+);
+// Black has just lost its Walker, so `entitled` lets it place one before moving this turn.
+move_list!(
+    counter_condition_allows_a_placement,
+    "tests/concepts/counter",
+    "4/1w2/1W2/4[Ww] w - - 0 1 sideways-run=0,0 entitled=0,0",
+    "b2b3"
+);

@@ -119,6 +119,13 @@ fn custodian_capture_keeps_every_property() {
     assert!(random_games(&rules, 300, 200, 0xC057) > 0, "some game ends");
 }
 
+/// Counters keep every property: their values are journaled, hashed and written in positions.
+#[test]
+fn counters_keep_every_property() {
+    let rules = ruleset("tests/concepts/counter");
+    assert!(random_games(&rules, 300, 200, 0xC0DE) > 0, "some game ends");
+}
+
 /// Triggers keep every property: their removals make and unmake like any part.
 #[test]
 fn triggers_keep_every_property() {

@@ -99,6 +99,7 @@ const ENGINE_RUNS: &[Feature] = &[
     Feature::Anywhere,
     Feature::CustodianCapture,
     Feature::Triggers,
+    Feature::Counters,
     Feature::FreeCastling,
     Feature::Grants,
     Feature::FirstMove,

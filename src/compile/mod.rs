@@ -1,6 +1,7 @@
 //! Compile: a checked syntax tree → a [`Ruleset`] of flat, precomputed tables. The engine works
 //! from the ruleset alone and never sees the syntax tree.
 
+pub mod counters;
 pub mod geometry;
 mod pieces;
 mod setup;
@@ -234,6 +235,11 @@ pub struct Ruleset {
     /// The phases of the game; a game without phases has one.
     pub phases: Vec<turns::Phase>,
     pub triggers: Vec<turns::Trigger>,
+    pub counters: Vec<counters::Counter>,
+    /// A turn of one move of any piece: what a player could do next, for the `checked` event.
+    pub move_plan: turns::Plan,
+    /// Some counter has a limit: turns are made to test it.
+    pub counter_limits: bool,
     /// Positions count each player's turns of the phase: some phase ends or has periodic turns.
     pub counts_turns: bool,
     pub legality: Legality,
@@ -320,6 +326,17 @@ impl Ruleset {
     pub fn kind_bits(&self) -> u64 {
         turns::all_kinds(&self.kinds)
     }
+}
+
+/// An absolute displacement in the frame of a player facing `forward`: (right, forward).
+pub fn pieces_frame(forward: Option<Compass>, (dx, dy): (i32, i32)) -> (i64, i64) {
+    let (r, f) = match forward.unwrap_or(Compass::North) {
+        Compass::North => (dx, dy),
+        Compass::South => (-dx, -dy),
+        Compass::East => (-dy, dx),
+        Compass::West => (dy, -dx),
+    };
+    (i64::from(r), i64::from(f))
 }
 
 /// A player's forward direction as an absolute unit vector.
@@ -412,6 +429,15 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         castle_clear: Vec::new(),
         phases: Vec::new(),
         triggers,
+        counters: Vec::new(),
+        move_plan: turns::Plan {
+            steps: vec![turns::Step {
+                optional: false,
+                condition: None,
+                action: turns::Action::Move { pieces: u64::MAX },
+            }],
+        },
+        counter_limits: false,
         counts_turns: false,
         legality: Legality::Free,
         early_ends: Vec::new(),
@@ -448,6 +474,8 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         .any(|p| p.end != turns::PhaseEnd::Never || p.cycle > 1);
     ruleset.phases = phases;
     ruleset.custodian = custodian_lines(file, &mut ruleset);
+    ruleset.counters = counters::counters(file, |name| turns::kinds_named(&ruleset.kinds, [name]));
+    ruleset.counter_limits = ruleset.counters.iter().any(|c| c.limit.is_some());
     ruleset.end = end_rules(file, &ruleset);
     ruleset.early_ends = ruleset
         .end

@@ -58,6 +58,8 @@ pub struct Plan {
 pub struct Step {
     /// The turn may leave this step out.
     pub optional: bool,
+    /// The step is allowed only while the player's count of this counter is not zero.
+    pub condition: Option<u16>,
     pub action: Action,
 }
 
@@ -180,6 +182,7 @@ impl TurnCompiler<'_, '_> {
             None => vec![Plan {
                 steps: vec![Step {
                     optional: false,
+                    condition: None,
                     action: Action::Move {
                         pieces: all_kinds(self.kinds),
                     },
@@ -220,6 +223,12 @@ impl TurnCompiler<'_, '_> {
                     .iter()
                     .map(|step| Step {
                         optional: step.optional,
+                        condition: step.condition.as_ref().and_then(|name| {
+                            self.file
+                                .counters()
+                                .position(|c| c.name.value == name.value)
+                                .map(|i| i as u16)
+                        }),
                         action: self.action(&step.action.value),
                     })
                     .collect(),

@@ -21,6 +21,8 @@ pub struct Zobrist {
     pub swapped: u64,
     /// Mixed with a player's count of turns in the phase (modulo what matters).
     turn_seed: u64,
+    /// Mixed with a counter's slot and value.
+    counter_seed: u64,
 }
 
 /// xorshift64*: a fixed seed, so hashes are the same on every run.
@@ -43,7 +45,7 @@ impl Zobrist {
         let ep = table(squares);
         let phases = table(rules.phases.len() + 1);
         let out = table(rules.players());
-        let extra = table(2);
+        let extra = table(3);
         Zobrist {
             squares,
             piece,
@@ -55,6 +57,7 @@ impl Zobrist {
             out,
             swapped: extra[0],
             turn_seed: extra[1],
+            counter_seed: extra[2],
         }
     }
 
@@ -86,7 +89,16 @@ impl Zobrist {
     }
 
     pub fn phase_turns(&self, player: usize, residue: u32) -> u64 {
-        let mut seed = self.turn_seed ^ ((player as u64) << 32 | u64::from(residue));
-        mix(&mut seed) ^ mix(&mut seed)
+        keyed(self.turn_seed, player, residue)
     }
+
+    pub fn counter(&self, slot: usize, value: u16) -> u64 {
+        keyed(self.counter_seed, slot, u32::from(value))
+    }
+}
+
+/// A key for a pair of numbers, mixed from a seed instead of looked up in a table.
+fn keyed(seed: u64, index: usize, value: u32) -> u64 {
+    let mut seed = seed ^ ((index as u64) << 32 | u64::from(value));
+    mix(&mut seed) ^ mix(&mut seed)
 }

@@ -1,6 +1,7 @@
 //! The engine: positions, turn programs, legality, make/unmake, the end of the game, perft.
 //! It works from a compiled [`Ruleset`](crate::compile::Ruleset) alone.
 
+mod counters;
 mod legality;
 mod movegen;
 pub mod outcome;

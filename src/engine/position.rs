@@ -15,6 +15,7 @@ enum Change {
     Royal(u8, Sq),
     Unmoved(Sq, bool),
     PhaseTurns(u8, u32),
+    Counter(u16, u16),
     Swapped,
 }
 
@@ -72,6 +73,10 @@ pub struct Position<'r> {
     pub phase_turns: Vec<u32>,
     /// Whether the players have exchanged colours by the pie choice.
     pub swapped: bool,
+    /// Counter values, `counters[player * counters + counter]`.
+    pub counters: Vec<u16>,
+    /// The kinds each player lost during the turn being made, for counter events.
+    lost: Vec<u64>,
     /// Some player has more than one royal piece (or too many players to track): royal
     /// pieces are then found by scanning the board.
     pub royal_overflow: bool,
@@ -105,6 +110,8 @@ impl<'r> Position<'r> {
             phase: 0,
             phase_turns: vec![0; rules.players()],
             swapped: false,
+            counters: vec![0; rules.players() * rules.counters.len()],
+            lost: vec![0; rules.players()],
             pins: Pins::new(rules.geometry.squares()),
             unmoved: rules.start_board.iter().map(|&c| c != EMPTY).collect(),
             undo: Vec::with_capacity(64),
@@ -165,6 +172,9 @@ impl<'r> Position<'r> {
         let cycle = self.turn_cycle();
         for (player, &count) in self.phase_turns.iter().enumerate() {
             hash ^= z.phase_turns(player, count % cycle);
+        }
+        for (slot, &value) in self.counters.iter().enumerate() {
+            hash ^= z.counter(slot, value);
         }
         hash
     }
@@ -250,6 +260,15 @@ impl<'r> Position<'r> {
         self.phase_turns[player] = count;
     }
 
+    pub(super) fn set_counter(&mut self, player: usize, counter: usize, value: u16) {
+        let slot = player * self.rules.counters.len() + counter;
+        let old = self.counters[slot];
+        self.journal.push(Change::Counter(slot as u16, old));
+        let z = &self.rules.zobrist;
+        self.hash ^= z.counter(slot, old) ^ z.counter(slot, value);
+        self.counters[slot] = value;
+    }
+
     fn toggle_swapped(&mut self) {
         self.journal.push(Change::Swapped);
         self.swapped = !self.swapped;
@@ -272,6 +291,7 @@ impl<'r> Position<'r> {
                 Change::Royal(player, sq) => self.royals[player as usize] = sq,
                 Change::Unmoved(sq, value) => self.unmoved[sq as usize] = value,
                 Change::PhaseTurns(player, count) => self.phase_turns[player as usize] = count,
+                Change::Counter(slot, value) => self.counters[slot as usize] = value,
                 Change::Swapped => self.swapped = !self.swapped,
             }
         }
@@ -296,6 +316,9 @@ impl<'r> Position<'r> {
 
     /// Takes the piece of `kind` and `player` off `sq`.
     fn lift(&mut self, sq: Sq, kind: usize, player: usize) {
+        if let Some(lost) = self.lost.get_mut(player) {
+            *lost |= 1 << kind;
+        }
         if self.rules.kinds[kind].royal && self.royals.get(player) == Some(&sq) {
             self.set_royal(player, NO_SQUARE);
         }
@@ -407,6 +430,7 @@ impl<'r> Position<'r> {
         }
         let mut quiet = !(turn.captures && rules.captures_break_quiet);
         let mut castling = self.castling;
+        self.lost.fill(0);
         for part in turn.parts() {
             if matches!(part.kind, PartKind::Move | PartKind::Promote) {
                 if let Some((kind, _)) = self.piece(self.board[part.from as usize]) {
@@ -426,6 +450,11 @@ impl<'r> Position<'r> {
         } else {
             0
         };
+        if !rules.counters.is_empty() {
+            let lost = std::mem::take(&mut self.lost);
+            self.count_events(turn, mover, &lost);
+            self.lost = lost;
+        }
         let next = self.pass_turn(mover);
         if turn.passed != NO_SQUARE
             && let Some(moved) = turn.last_move()

@@ -65,13 +65,22 @@ impl<'r> Position<'r> {
             merge_identical(out);
         }
         self.keep_legal(request.player, out);
+        if self.rules.counter_limits {
+            out.retain(|turn| self.within_limits(turn, request.player));
+        }
         if self.rules.compulsory_capture && out.iter().any(|t| t.captures) {
             out.retain(|t| t.captures);
         }
     }
 
     /// Extends `partial` by every way of carrying out `steps`, into `out`.
-    fn steps(&mut self, request: Request, steps: &'r [Step], partial: Turn, out: &mut Vec<Turn>) {
+    pub(super) fn steps(
+        &mut self,
+        request: Request,
+        steps: &'r [Step],
+        partial: Turn,
+        out: &mut Vec<Turn>,
+    ) {
         if out.len() >= request.enough {
             return;
         }
@@ -81,6 +90,12 @@ impl<'r> Position<'r> {
         };
         if step.optional {
             self.steps(request, rest, partial, out);
+        }
+        if step
+            .condition
+            .is_some_and(|c| self.counter(request.player, c as usize) == 0)
+        {
+            return;
         }
         let triggers =
             matches!(step.action, Action::Move { .. }) && !self.rules.triggers.is_empty();

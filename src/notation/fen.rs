@@ -7,7 +7,8 @@
 //! Games played in phases add words after the move number, so that any position can be
 //! written and read back: `phase=NAME` (the phase being played; `-` once the last has
 //! ended), `turns=N,N` (each player's turns played in that phase, which periodic turns
-//! follow), and `swapped` once the pie choice has exchanged the players' colours.
+//! follow), `swapped` once the pie choice has exchanged the players' colours, and `NAME=N,N`
+//! for each counter of the game.
 
 use super::NotationError;
 use crate::compile::{BLOCKED, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
@@ -58,11 +59,49 @@ fn state_words(position: &Position<'_>) -> Vec<String> {
     if position.swapped {
         words.push("swapped".to_string());
     }
+    for (index, counter) in rules.counters.iter().enumerate() {
+        let values: Vec<String> = (0..rules.players())
+            .map(|p| position.counter(p, index).to_string())
+            .collect();
+        words.push(format!("{}={}", counter.name, values.join(",")));
+    }
     words
 }
 
+/// A word after the move number: no standard FEN field holds `=`.
 fn is_state_word(word: &str) -> bool {
-    word == "swapped" || word.starts_with("phase=") || word.starts_with("turns=")
+    word == "swapped" || word.contains('=')
+}
+
+/// One number per player, separated by commas.
+fn per_player<T: std::str::FromStr>(list: &str, players: usize) -> Option<Vec<T>> {
+    let values: Option<Vec<T>> = list.split(',').map(|n| n.parse().ok()).collect();
+    values.filter(|v| v.len() == players)
+}
+
+/// Reads `NAME=N,N`: a counter's value for each player.
+fn read_counter(position: &mut Position<'_>, word: &str) -> Result<(), String> {
+    let rules = position.rules;
+    let (name, list) = word.split_once('=').unwrap_or((word, ""));
+    let Some(index) = rules.counters.iter().position(|c| c.name == name) else {
+        let mut known = vec!["phase", "turns"];
+        known.extend(rules.counters.iter().map(|c| c.name.as_str()));
+        return Err(format!(
+            "`{name}` is not a word of this game's positions (they are {})",
+            known.join(", ")
+        ));
+    };
+    let values: Vec<u16> = per_player(list, rules.players()).ok_or_else(|| {
+        format!(
+            "`{name}=` gives the counter for each player: {} numbers",
+            rules.players()
+        )
+    })?;
+    let counters = rules.counters.len();
+    for (player, value) in values.into_iter().enumerate() {
+        position.counters[player * counters + index] = value;
+    }
+    Ok(())
 }
 
 /// Reads the words after the move number, then checks that the player to move may move.
@@ -92,16 +131,14 @@ fn read_state(position: &mut Position<'_>, words: &[Located<'_>]) -> Result<(), 
             };
             phase_given = true;
         } else if let Some(list) = word.strip_prefix("turns=") {
-            let counts: Option<Vec<u32>> = list.split(',').map(|n| n.parse().ok()).collect();
-            match counts {
-                Some(counts) if counts.len() == rules.players() => position.phase_turns = counts,
-                _ => {
-                    return Err(error(format!(
-                        "`turns=` gives each player's turns in the phase: {} numbers, such as `turns=0,0`",
-                        rules.players()
-                    )));
-                }
-            }
+            position.phase_turns = per_player(list, rules.players()).ok_or_else(|| {
+                error(format!(
+                    "`turns=` gives each player's turns in the phase: {} numbers, such as `turns=0,0`",
+                    rules.players()
+                ))
+            })?;
+        } else {
+            read_counter(position, word).map_err(error)?;
         }
     }
     if !phase_given {

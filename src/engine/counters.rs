@@ -1,0 +1,122 @@
+//! Counters at run time: the events of a turn, judged for every player once the turn's parts
+//! are made, and the limits that make a turn illegal.
+
+use super::position::Position;
+use super::steps::Request;
+use super::turn::Turn;
+use crate::compile::counters::Event;
+use crate::compile::{Sq, pieces_frame};
+
+impl<'r> Position<'r> {
+    pub fn counter(&self, player: usize, counter: usize) -> u16 {
+        self.counters[player * self.rules.counters.len() + counter]
+    }
+
+    /// Applies, for each player and counter, the first rule whose event this turn of `mover`
+    /// brought about. `lost` holds the kinds each player lost during the turn.
+    pub(super) fn count_events(&mut self, turn: &Turn, mover: usize, lost: &[u64]) {
+        let rules = self.rules;
+        let turn_events = TurnEvents {
+            mover,
+            moved: turn.last_move().map(|m| self.displacement(m.from, m.to)),
+            lost,
+        };
+        let alive = self.alive;
+        for player in (0..rules.players()).filter(|&p| alive & (1 << p) != 0) {
+            let mut checked = None;
+            for (index, counter) in rules.counters.iter().enumerate() {
+                let action = counter.rules.iter().find_map(|&(event, action)| {
+                    self.happened(event, player, &turn_events, &mut checked)
+                        .then_some(action)
+                });
+                if let Some(action) = action {
+                    let value = action.apply(self.counter(player, index));
+                    self.set_counter(player, index, value);
+                }
+            }
+        }
+    }
+
+    /// Whether a turn brought `event` about for `player`; whether the player is checked is
+    /// worked out once, when first asked.
+    fn happened(
+        &mut self,
+        event: Event,
+        player: usize,
+        turn: &TurnEvents<'_>,
+        checked: &mut Option<bool>,
+    ) -> bool {
+        match event {
+            Event::Move(directions) => {
+                let forward = self.rules.forward[player];
+                player == turn.mover
+                    && turn
+                        .moved
+                        .is_some_and(|d| directions.selects(pieces_frame(forward, d)))
+            }
+            Event::Lost(kinds) => turn.lost[player] & kinds != 0,
+            Event::Checked => {
+                player != turn.mover
+                    && *checked.get_or_insert_with(|| self.threatened(player, turn.mover))
+            }
+            Event::TurnEnd => player == turn.mover,
+        }
+    }
+
+    /// The board displacement of a move from `from` to `to`.
+    fn displacement(&self, from: Sq, to: Sq) -> (i32, i32) {
+        let coords = &self.rules.geometry.coords;
+        let (ff, fr) = coords[from as usize];
+        let (tf, tr) = coords[to as usize];
+        (tf as i32 - ff as i32, tr as i32 - fr as i32)
+    }
+
+    /// Whether `by` could remove `victim`'s royal piece with one move of its pieces, by any
+    /// capture the rules have, counting neither limits nor placements.
+    pub(super) fn threatened(&mut self, victim: usize, by: usize) -> bool {
+        let rules = self.rules;
+        if !rules.has_royal() {
+            return false;
+        }
+        let mut replies = self.scratch.pop().unwrap_or_default();
+        replies.clear();
+        let request = Request {
+            player: by,
+            movers: rules.kind_bits(),
+            enough: usize::MAX,
+        };
+        self.steps(request, &rules.move_plan.steps, Turn::EMPTY, &mut replies);
+        let removes = replies.iter().any(|reply| {
+            let mark = self.mark();
+            for part in reply.parts() {
+                self.apply(part, by);
+            }
+            let gone = !self.has_royal(victim);
+            self.rewind(mark);
+            gone
+        });
+        self.scratch.push(replies);
+        removes
+    }
+
+    /// Whether `player`'s counters stay within their limits after `turn`.
+    pub(super) fn within_limits(&mut self, turn: &Turn, player: usize) -> bool {
+        self.make_as(turn, player);
+        let rules = self.rules;
+        let within = rules
+            .counters
+            .iter()
+            .enumerate()
+            .all(|(i, c)| c.limit.is_none_or(|limit| self.counter(player, i) <= limit));
+        self.unmake();
+        within
+    }
+}
+
+/// What a turn did, as counter events see it.
+struct TurnEvents<'a> {
+    mover: usize,
+    /// The displacement of the mover's move, if it moved a piece.
+    moved: Option<(i32, i32)>,
+    lost: &'a [u64],
+}
