@@ -120,6 +120,7 @@ const ENGINE_RUNS: &[Feature] = &[
     Feature::PieChoice,
     Feature::RoyalPieces,
     Feature::PlainEndings,
+    Feature::RoyalCaptured,
     Feature::Immobilized,
 ];
 
@@ -161,6 +162,15 @@ pub(super) fn report_unsupported(checker: &mut Checker<'_>) {
     checker.error(problem);
 }
 
+/// Whether the file's royal pieces are guarded by the attack tables: it has royal pieces, and
+/// no `royal-captured` ending (which judges legality from the opponent's whole reply).
+fn guarded_by_attacks(file: &RuleFile) -> bool {
+    file.pieces().any(|p| p.is_royal())
+        && !file
+            .end_rules()
+            .any(|r| r.condition.value == EndCondition::RoyalCaptured)
+}
+
 /// The first use of each feature in a file.
 #[derive(Default)]
 struct FeatureUses {
@@ -193,17 +203,16 @@ impl FeatureUses {
                 PieceClause::Grant(g) => Some(g.span),
                 _ => None,
             });
-        if let Some(span) = first_grant.filter(|_| file.pieces().any(|p| p.is_royal())) {
+        if let Some(span) = first_grant.filter(|_| guarded_by_attacks(file)) {
             self.note(Feature::RoyalGrants, span);
         }
         for rule in file.captures() {
             let feature = match rule.value {
                 CaptureRule::ToHand => Feature::CapturesToHand,
                 CaptureRule::Compulsory => Feature::CompulsoryCapture,
-                // Custodian captures are invisible to the attack tables that guard royal pieces.
-                CaptureRule::Custodian(_) if file.pieces().any(|p| p.is_royal()) => {
-                    Feature::RoyalCustodian
-                }
+                // Custodian captures are invisible to the attack tables that guard royal pieces;
+                // with `royal-captured`, legality is judged from the opponent's whole reply.
+                CaptureRule::Custodian(_) if guarded_by_attacks(file) => Feature::RoyalCustodian,
                 CaptureRule::Custodian(_) => Feature::CustodianCapture,
                 CaptureRule::None => Feature::NoCapture,
             };
@@ -333,7 +342,11 @@ impl FeatureUses {
         match &step.action.value {
             Action::Drop(_, zone) => {
                 self.note(Feature::Drops, span);
-                if let Some(zone) = zone {
+                // A drop next to the player's own pieces is judged as the board stands.
+                if let Some(zone) = zone
+                    .as_ref()
+                    .filter(|z| !matches!(z.value, ZoneKind::NextTo(_)))
+                {
                     self.zone(zone);
                 }
             }

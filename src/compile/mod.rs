@@ -158,6 +158,11 @@ pub enum Legality {
     Pins,
     /// Each turn is made and the royal pieces tested.
     MakeAndTest,
+    /// Each turn is made, and is illegal if any turn the next player could then make, with
+    /// their real counters and hand, removes a royal piece of the mover: for games where a
+    /// royal piece can be taken by more than the attack tables know (custodian capture,
+    /// triggers, lent moves).
+    Reply,
 }
 
 /// One end rule, in file order.
@@ -170,6 +175,8 @@ pub enum EndCondition {
     Repeated(u32),
     /// Plies without a capture or a move of one of the kinds in the mask.
     Quiet(u32, u64),
+    /// The player to move has no royal piece left on the board.
+    RoyalCaptured,
     /// No piece of these kinds has a complete ordinary turn, and no action of the player this
     /// turn gives one such a turn.
     Immobilized(u64),
@@ -236,6 +243,9 @@ pub struct Ruleset {
     pub phases: Vec<turns::Phase>,
     pub triggers: Vec<turns::Trigger>,
     pub counters: Vec<counters::Counter>,
+    /// Some turn places a piece and then moves: two placements may end in the same position,
+    /// and are then one turn.
+    pub placement_then_move: bool,
     /// A turn of one move of any piece: what a player could do next, for the `checked` event.
     pub move_plan: turns::Plan,
     /// Some counter has a limit: turns are made to test it.
@@ -247,6 +257,8 @@ pub struct Ruleset {
     /// each turn starts by testing them.
     pub early_ends: Vec<EndCondition>,
     pub capture_to_hand: bool,
+    /// The vectors to a square's eight neighbours.
+    pub neighbours: Vec<u16>,
     /// Custodian capture: per player, the lines along which a piece arriving on a square takes
     /// an enemy neighbour that has a friendly piece directly beyond it. Empty when not used.
     pub custodian: Vec<Vec<u16>>,
@@ -430,6 +442,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         phases: Vec::new(),
         triggers,
         counters: Vec::new(),
+        placement_then_move: false,
         move_plan: turns::Plan {
             steps: vec![turns::Step {
                 optional: false,
@@ -443,6 +456,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         early_ends: Vec::new(),
         capture_to_hand: file.captures().any(|c| c.value == ast::CaptureRule::ToHand),
         custodian: Vec::new(),
+        neighbours: Vec::new(),
         compulsory_capture: file
             .captures()
             .any(|c| c.value == ast::CaptureRule::Compulsory),
@@ -474,8 +488,23 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         .any(|p| p.end != turns::PhaseEnd::Never || p.cycle > 1);
     ruleset.phases = phases;
     ruleset.custodian = custodian_lines(file, &mut ruleset);
+    ruleset.neighbours = crate::geometry::images(0, 1)
+        .into_iter()
+        .chain(crate::geometry::images(1, 1))
+        .map(|(x, y)| ruleset.geometry.vector((x as i32, y as i32)))
+        .collect();
     ruleset.counters = counters::counters(file, |name| turns::kinds_named(&ruleset.kinds, [name]));
     ruleset.counter_limits = ruleset.counters.iter().any(|c| c.limit.is_some());
+    ruleset.placement_then_move = ruleset.phases.iter().any(|phase| {
+        phase.ordinary.iter().any(|plan| {
+            let at = |wanted: fn(&turns::Action) -> bool| {
+                plan.steps.iter().position(|s| wanted(&s.action))
+            };
+            let drop = at(|a| matches!(a, turns::Action::Drop { .. }));
+            let moves = at(|a| matches!(a, turns::Action::Move { .. }));
+            matches!((drop, moves), (Some(d), Some(m)) if d < m)
+        })
+    });
     ruleset.end = end_rules(file, &ruleset);
     ruleset.early_ends = ruleset
         .end
@@ -520,10 +549,15 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
     ruleset.plain_attacks = ruleset.attacks.iter().all(|a| {
         a.hops.is_empty() && a.anywhere == 0 && a.leaps.iter().all(|(_, _, path)| path.is_empty())
     });
-    ruleset.legality = match (ruleset.royal, ruleset.plain_attacks) {
-        (false, _) => Legality::Free,
-        (true, true) => Legality::Pins,
-        (true, false) => Legality::MakeAndTest,
+    let by_reply = ruleset
+        .end
+        .iter()
+        .any(|&(_, c)| c == EndCondition::RoyalCaptured);
+    ruleset.legality = match (ruleset.royal, by_reply, ruleset.plain_attacks) {
+        (false, _, _) => Legality::Free,
+        (true, true, _) => Legality::Reply,
+        (true, false, true) => Legality::Pins,
+        (true, false, false) => Legality::MakeAndTest,
     };
     ruleset.zobrist = zobrist::Zobrist::new(&ruleset);
     Ok(ruleset)
@@ -606,6 +640,7 @@ fn end_rules(file: &RuleFile, ruleset: &Ruleset) -> Vec<(Outcome, EndCondition)>
             let condition = match &rule.condition.value {
                 ast::EndCondition::Checkmated => EndCondition::Checkmated,
                 ast::EndCondition::Stalemated => EndCondition::Stalemated,
+                ast::EndCondition::RoyalCaptured => EndCondition::RoyalCaptured,
                 ast::EndCondition::NoMoves => EndCondition::NoMoves,
                 ast::EndCondition::Extinct => EndCondition::Extinct,
                 ast::EndCondition::Repeated(n) => EndCondition::Repeated(n.value),

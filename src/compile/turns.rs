@@ -71,7 +71,7 @@ pub enum Action {
     },
     Drop {
         pieces: u64,
-        zone: Option<u16>,
+        zone: Option<DropZone>,
     },
     /// The piece that just moved shoots; the first case whose tag matches the move applies.
     Shoot(Vec<ArrowCase>),
@@ -93,6 +93,15 @@ pub struct Trigger {
     pub zone: u16,
     pub pieces: u64,
     pub plans: Vec<Plan>,
+}
+
+/// Where a drop step may place a piece.
+#[derive(Clone, Copy, Debug)]
+pub enum DropZone {
+    /// A zone of fixed squares.
+    Fixed(u16),
+    /// The squares next to the player's pieces of these kinds, as the board stands.
+    NextTo(u64),
 }
 
 /// An arrow's flight after moves with one tag (any move when `tag` is `None`), per player.
@@ -250,7 +259,12 @@ impl TurnCompiler<'_, '_> {
             },
             ast::Action::Drop(pieces, zone) => Action::Drop {
                 pieces: self.named(pieces),
-                zone: zone.as_ref().map(|z| self.pieces.zone(z)),
+                zone: zone.as_ref().map(|z| match &z.value {
+                    ast::ZoneKind::NextTo(piece) => {
+                        DropZone::NextTo(kinds_named(self.kinds, [piece.value.as_str()]))
+                    }
+                    _ => DropZone::Fixed(self.pieces.zone(z)),
+                }),
             },
             ast::Action::Shoot(ast::Shot::Always(rules)) => {
                 Action::Shoot(vec![self.arrow_case(None, rules)])

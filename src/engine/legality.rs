@@ -3,6 +3,7 @@
 //! that depend on the position a drop leaves.
 
 use super::position::Position;
+use super::steps::Request;
 use super::turn::{PartKind, Turn};
 use crate::compile::{Legality, NO_SQUARE, Sq};
 
@@ -12,8 +13,13 @@ impl Position<'_> {
     /// alone.
     pub(super) fn keep_legal(&mut self, player: usize, out: &mut Vec<Turn>) {
         let rules = self.rules;
-        if rules.legality == Legality::Free {
-            return;
+        match rules.legality {
+            Legality::Free => return,
+            Legality::Reply => {
+                out.retain(|turn| self.survives_replies(turn, player));
+                return;
+            }
+            Legality::Pins | Legality::MakeAndTest => {}
         }
         let royal = self.single_royal(player);
         let attacker = self.next_player(player);
@@ -41,6 +47,44 @@ impl Position<'_> {
             }
         });
         self.pins = pins;
+    }
+
+    /// Whether, after `turn`, no turn the next player could make removes a royal piece of
+    /// `player`. Their turns are judged without regard to their own royal piece: a turn that
+    /// removes a royal piece ends the game before anything else matters.
+    fn survives_replies(&mut self, turn: &Turn, player: usize) -> bool {
+        self.make_as(turn, player);
+        let opponent = self.to_move;
+        let mut replies = self.scratch.pop().unwrap_or_default();
+        replies.clear();
+        if let Some(plans) = self.plans_of(opponent) {
+            let request = Request {
+                player: opponent,
+                movers: self.rules.kind_bits(),
+                enough: usize::MAX,
+            };
+            for plan in plans {
+                self.steps(request, &plan.steps, Turn::EMPTY, &mut replies);
+            }
+        }
+        let safe = !replies
+            .iter()
+            .any(|reply| self.removes_royal(reply, opponent, player));
+        self.scratch.push(replies);
+        self.unmake();
+        safe
+    }
+
+    /// Whether `by` making `reply` removes a royal piece of `victim`, the reply being a turn
+    /// `by` may make (within the limits of their counters).
+    fn removes_royal(&mut self, reply: &Turn, by: usize, victim: usize) -> bool {
+        let mark = self.mark();
+        for part in reply.parts() {
+            self.apply(part, by);
+        }
+        let removes = !self.has_royal(victim);
+        self.rewind(mark);
+        removes && (!self.rules.counter_limits || self.within_limits(reply, by))
     }
 
     /// Royal safety, and the drop limits that depend on the resulting position.

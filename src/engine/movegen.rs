@@ -3,6 +3,7 @@
 
 use super::position::Position;
 use super::turn::{Part, PartKind, Turn};
+use crate::compile::turns::DropZone;
 use crate::compile::{BLOCKED, Code, EMPTY, Gen, Hop, NO_SQUARE, Sq};
 
 impl Position<'_> {
@@ -464,7 +465,7 @@ impl Position<'_> {
         &self,
         mover: usize,
         kinds: u64,
-        zone: Option<u16>,
+        zone: Option<DropZone>,
         base: Turn,
         out: &mut Vec<Turn>,
     ) {
@@ -483,7 +484,7 @@ impl Position<'_> {
             for to in 0..self.board.len() as Sq {
                 let file = rules.geometry.coords[to as usize].0;
                 if self.board[to as usize] != EMPTY
-                    || zone.is_some_and(|z| !rules.in_zone(z, mover, to))
+                    || zone.is_some_and(|z| !self.in_drop_zone(z, mover, to))
                     || limits.inside.iter().any(|&z| !rules.in_zone(z, mover, to))
                     || limits.outside.iter().any(|&z| rules.in_zone(z, mover, to))
                     || taken_files & (1 << file) != 0
@@ -497,6 +498,20 @@ impl Position<'_> {
                     to,
                 }));
             }
+        }
+    }
+
+    fn in_drop_zone(&self, zone: DropZone, player: usize, sq: Sq) -> bool {
+        let rules = self.rules;
+        match zone {
+            DropZone::Fixed(z) => rules.in_zone(z, player, sq),
+            DropZone::NextTo(kinds) => rules.neighbours.iter().any(|&v| {
+                let next = rules.geometry.step(v, sq);
+                next != NO_SQUARE
+                    && self
+                        .piece(self.board[next as usize])
+                        .is_some_and(|(k, p)| p == player && kinds & (1 << k) != 0)
+            }),
         }
     }
 

@@ -69,6 +69,7 @@ impl<'r> Position<'r> {
             EndCondition::Stalemated => stuck && !self.in_check(),
             EndCondition::NoMoves => stuck,
             EndCondition::Extinct => self.has_no_pieces(self.to_move),
+            EndCondition::RoyalCaptured => !self.has_royal(self.to_move),
             EndCondition::Repeated(n) => self.occurrences() >= n,
             EndCondition::Quiet(n, _) => self.halfmove >= n,
             EndCondition::Immobilized(kinds) => self.immobilized(kinds, turns),
@@ -83,6 +84,7 @@ impl<'r> Position<'r> {
             EndCondition::Stalemated => format!("{name} is stalemated"),
             EndCondition::NoMoves => format!("{name} has no move"),
             EndCondition::Extinct => format!("{name} has no pieces"),
+            EndCondition::RoyalCaptured => format!("{name}'s royal piece was captured"),
             EndCondition::Repeated(n) => format!("the position occurred {n} times"),
             EndCondition::Quiet(n, _) => {
                 format!("{n} plies passed without a capture or a counted move")

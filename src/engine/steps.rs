@@ -15,12 +15,34 @@ pub(super) struct Request {
     pub enough: usize,
 }
 
+impl Request {
+    fn every_turn(player: usize, rules: &crate::compile::Ruleset) -> Self {
+        Request {
+            player,
+            movers: rules.kind_bits(),
+            enough: usize::MAX,
+        }
+    }
+}
+
 impl<'r> Position<'r> {
     /// Every legal turn of the player to move, into `out` (cleared first): none once the game
-    /// has ended.
+    /// has ended. Two ways of making the same change are one turn.
     pub fn legal_turns(&mut self, out: &mut Vec<Turn>) {
         self.generate_legal(out);
-        // With no turn the game is over anyway; otherwise only some rules can end it.
+        self.clear_if_ended(out);
+    }
+
+    /// Every legal way of making a turn, into `out` (cleared first): where two ways make the
+    /// same change to the position (placements followed by the same move), each is listed, so
+    /// that each may be read. None once the game has ended.
+    pub fn every_way(&mut self, out: &mut Vec<Turn>) {
+        self.ways(out);
+        self.clear_if_ended(out);
+    }
+
+    /// With no turn the game is over anyway; otherwise only some end rules can end it.
+    fn clear_if_ended(&mut self, out: &mut Vec<Turn>) {
         if !self.rules.early_ends.is_empty() && !out.is_empty() && self.ends_early(out) {
             out.clear();
         }
@@ -28,16 +50,37 @@ impl<'r> Position<'r> {
 
     /// Every legal turn of the player to move, whether or not the game has ended.
     pub(super) fn generate_legal(&mut self, out: &mut Vec<Turn>) {
+        self.ways(out);
+        if self.rules.placement_then_move {
+            self.merge_same_results(out);
+        }
+    }
+
+    /// Every legal way of making a turn, whether or not the game has ended.
+    fn ways(&mut self, out: &mut Vec<Turn>) {
         out.clear();
         let player = self.to_move;
         if let Some(plans) = self.plans_of(player) {
-            let request = Request {
-                player,
-                movers: self.rules.kind_bits(),
-                enough: usize::MAX,
-            };
-            self.generate(request, plans, out);
+            self.generate(Request::every_turn(player, self.rules), plans, out);
         }
+    }
+
+    /// The hash of the position a turn of the player to move leads to.
+    pub fn result_hash(&mut self, turn: &Turn) -> u64 {
+        self.make(turn);
+        let hash = self.hash;
+        self.unmake();
+        hash
+    }
+
+    /// Keeps one of each group of turns that lead to the same position. Only turns that place
+    /// a piece can lead where another turn does.
+    fn merge_same_results(&mut self, out: &mut Vec<Turn>) {
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|turn| {
+            let places = turn.parts().iter().any(|p| p.kind == PartKind::Drop);
+            !places || seen.insert(self.result_hash(turn))
+        });
     }
 
     /// The plans of `player`'s next turn in the current phase; none once the last phase ended.

@@ -53,10 +53,11 @@ fn part_text(rules: &Ruleset, part: &Part) -> Option<String> {
     Some(text)
 }
 
-/// Reads one turn of the player to move, which must be legal.
+/// Reads one turn of the player to move, which must be legal. Where several ways make the
+/// same change, each way's text is read.
 pub fn read(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
     let mut legal = Vec::new();
-    position.legal_turns(&mut legal);
+    position.every_way(&mut legal);
     legal.retain(|turn| write(position, turn) == text);
     match legal.as_slice() {
         [turn] => Ok(*turn),
@@ -89,11 +90,25 @@ pub fn play(position: &mut Position<'_>, list: &str) -> Result<(), NotationError
     Ok(())
 }
 
-/// Every legal turn's text, sorted.
+/// Every legal turn's text, sorted. A turn that can be made in several ways (placements
+/// followed by the same move) is listed once, under the smallest of its texts.
 pub fn legal_texts(position: &mut Position<'_>) -> Vec<String> {
-    let mut legal = Vec::new();
-    position.legal_turns(&mut legal);
-    let mut texts: Vec<String> = legal.iter().map(|t| write(position, t)).collect();
-    texts.sort();
+    let mut ways = Vec::new();
+    position.every_way(&mut ways);
+    let mut texts: Vec<(Option<u64>, String)> = ways
+        .iter()
+        .map(|turn| {
+            let places = turn.parts().iter().any(|p| p.kind == PartKind::Drop);
+            let same =
+                (places && position.rules.placement_then_move).then(|| position.result_hash(turn));
+            (same, write(position, turn))
+        })
+        .collect();
+    texts.sort_by(|a, b| a.1.cmp(&b.1));
+    let mut seen = std::collections::HashSet::new();
     texts
+        .into_iter()
+        .filter(|(same, _)| same.is_none_or(|hash| seen.insert(hash)))
+        .map(|(_, text)| text)
+        .collect()
 }

@@ -19,8 +19,8 @@ pub const SHIPPED: [&str; 10] = [
     "yonin-bishogi",
 ];
 
-/// The shipped variants the engine plays: the first eight.
-pub const PLAYABLE: &[&str] = SHIPPED.split_at(8).0;
+/// The shipped variants the engine plays: the first nine.
+pub const PLAYABLE: &[&str] = SHIPPED.split_at(9).0;
 
 /// The text of a shipped rule file by name (`chess`), or of a test variant by path
 /// (`tests/variants/x`).
