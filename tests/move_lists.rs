@@ -408,3 +408,94 @@ move_list!(
     "4/1w2/1W2/4[Ww] w - - 0 1 sideways-run=0,0 entitled=0,0",
     "b2b3"
 );
+// Amphora: d3d4 arrives between Black's c5 and e5, each with a White Pawn beyond: a double
+// interception, and Black, having lost Pawns, is entitled to place its Guard.
+move_list!(
+    amphora_double_interception,
+    "amphora",
+    "2k2/3/P3P/2p1p2/K6/2P2/3/5[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0",
+    "d3d4"
+);
+// d2d3 takes four pieces at once by interception, one on each diagonal.
+move_list!(
+    amphora_quadruple_interception,
+    "amphora",
+    "2k2/3/5/1P3P1/K1p1p2/5/pPp/P3P[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0",
+    "d2d3"
+);
+// A Pawn entering the far rank removes an enemy Pawn.
+move_list!(
+    amphora_telekinesis_by_pawn,
+    "amphora",
+    "4k/P2/5/7/1p3p1/5/3/2K2[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0"
+);
+// With no enemy Pawn on the board, a Pawn entering removes the enemy Guard.
+move_list!(
+    amphora_telekinesis_by_pawn_takes_guard,
+    "amphora",
+    "4k/P2/5/7/1g5/5/3/2K2[G] w - - 0 1 sideways-run=0,0 entitled=0,0"
+);
+// With no enemy Pawn, and the enemy Guard in hand (not on the board), it removes the King.
+move_list!(
+    amphora_telekinesis_by_pawn_takes_king,
+    "amphora",
+    "4k/P2/5/7/7/5/3/2K2[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0"
+);
+// A Guard entering removes the enemy Guard or a Pawn while the enemy Guard is on the board.
+move_list!(
+    amphora_telekinesis_by_guard,
+    "amphora",
+    "4k/G2/5/7/1g3p1/5/3/K4[] w - - 0 1 sideways-run=0,0 entitled=0,0"
+);
+// With the enemy Guard in hand, a Guard entering removes a Pawn or the King.
+move_list!(
+    amphora_telekinesis_by_guard_without_enemy_guard,
+    "amphora",
+    "4k/G2/5/7/5p1/5/3/K4[g] w - - 0 1 sideways-run=0,0 entitled=0,0"
+);
+// The King entering removes the enemy King; d7c7 would step next to it, and is illegal.
+move_list!(
+    amphora_telekinesis_by_king,
+    "amphora",
+    "k4/1K1/5/7/5p1/5/3/5[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0"
+);
+// An entitled player may place the Guard next to the King, then move; placements that lead to
+// the same position are one turn (G@c2,c2d3 stands for G@d2,d2d3 and G@e2,e2d3).
+move_list!(
+    amphora_guard_placement_and_its_duplicates,
+    "amphora",
+    "2k2/3/5/7/7/5/3/2K2[Gg] w - - 0 1 sideways-run=0,0 entitled=1,0"
+);
+// e3e2 checks White's King: White is entitled, and without a placement only d1e1 and d1e2
+// stop e2e1, whose telekinesis would remove the King (no White Pawn or Guard on the board).
+move_list!(
+    amphora_entitlement_by_check,
+    "amphora",
+    "2k2/3/5/7/7/3p1/3/2K2[Gg] b - - 0 1 sideways-run=0,0 entitled=0,0",
+    "e3e2"
+);
+// d3d4 takes a Pawn and so entitles Black, whose Guard placed on c6 could then go to c5 and
+// intercept the King against e3: with Black's Guard in hand, d3d4 is illegal.
+move_list!(
+    amphora_move_illegal_by_opponents_placement,
+    "amphora",
+    "5/1k1/5/7/3p3/2Kp1/3/5[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0"
+);
+// Without Black's Guard in hand, the same d3d4 is legal.
+move_list!(
+    amphora_same_move_legal_without_opponents_guard,
+    "amphora",
+    "5/1k1/5/7/3p3/2Kp1/3/5[G] w - - 0 1 sideways-run=0,0 entitled=0,0"
+);
+// After three sideways moves in a row, a fourth is not allowed.
+move_list!(
+    amphora_sideways_limit_at_three,
+    "amphora",
+    "2k2/3/5/7/1P5/5/3/2K2[Gg] w - - 0 1 sideways-run=3,0 entitled=0,0"
+);
+// A player with no legal move loses.
+move_list!(
+    amphora_stalemate_loses,
+    "amphora",
+    "2k2/3/5/7/7/2p2/p2/KPp2[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0"
+);
