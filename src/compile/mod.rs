@@ -248,8 +248,11 @@ pub struct Ruleset {
     pub placement_then_move: bool,
     /// A turn of one move of any piece: what a player could do next, for the `checked` event.
     pub move_plan: turns::Plan,
-    /// Some counter has a limit: turns are made to test it.
+    /// Some counter has a limit: turns are tested against it.
     pub counter_limits: bool,
+    /// The limited counters change only on moves and turn ends, so a turn's effect on them
+    /// is known without making it.
+    pub simple_limits: bool,
     /// Positions count each player's turns of the phase: some phase ends or has periodic turns.
     pub counts_turns: bool,
     pub legality: Legality,
@@ -451,6 +454,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
             }],
         },
         counter_limits: false,
+        simple_limits: false,
         counts_turns: false,
         legality: Legality::Free,
         early_ends: Vec::new(),
@@ -495,6 +499,12 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         .collect();
     ruleset.counters = counters::counters(file, |name| turns::kinds_named(&ruleset.kinds, [name]));
     ruleset.counter_limits = ruleset.counters.iter().any(|c| c.limit.is_some());
+    ruleset.simple_limits = ruleset
+        .counters
+        .iter()
+        .filter(|c| c.limit.is_some())
+        .flat_map(|c| &c.rules)
+        .all(|(event, _)| matches!(event, counters::Event::Move(_) | counters::Event::TurnEnd));
     ruleset.placement_then_move = ruleset.phases.iter().any(|phase| {
         phase.ordinary.iter().any(|plan| {
             let at = |wanted: fn(&turns::Action) -> bool| {

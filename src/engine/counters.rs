@@ -99,8 +99,31 @@ impl<'r> Position<'r> {
         removes
     }
 
-    /// Whether `player`'s counters stay within their limits after `turn`.
+    /// Whether `player`'s counters stay within their limits after `turn`. Where the limited
+    /// counters change only on moves and turn ends, their new values follow from the turn alone.
     pub(super) fn within_limits(&mut self, turn: &Turn, player: usize) -> bool {
+        let rules = self.rules;
+        if rules.simple_limits {
+            let moved = turn.last_move().map(|m| self.displacement(m.from, m.to));
+            let forward = rules.forward[player];
+            return rules.counters.iter().enumerate().all(|(index, counter)| {
+                let Some(limit) = counter.limit else {
+                    return true;
+                };
+                let action = counter.rules.iter().find_map(|&(event, action)| {
+                    let happened = match event {
+                        Event::Move(directions) => {
+                            moved.is_some_and(|d| directions.selects(pieces_frame(forward, d)))
+                        }
+                        Event::TurnEnd => true,
+                        Event::Lost(_) | Event::Checked => false,
+                    };
+                    happened.then_some(action)
+                });
+                let value = self.counter(player, index);
+                action.map_or(value, |a| a.apply(value)) <= limit
+            });
+        }
         self.make_as(turn, player);
         let rules = self.rules;
         let within = rules
