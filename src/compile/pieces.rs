@@ -86,6 +86,10 @@ impl<'a> PieceCompiler<'a> {
             });
         }
         // Each promotion edge gets a kind of its own that remembers what it was.
+        let to_hand = self
+            .file
+            .captures()
+            .any(|c| c.value == ast::CaptureRule::ToHand);
         let mut source_of: Vec<usize> = (0..kinds.len()).collect();
         for (index, piece) in self.pieces.clone().into_iter().enumerate() {
             for clause in &piece.clauses {
@@ -95,6 +99,12 @@ impl<'a> PieceCompiler<'a> {
                 let mut targets = Vec::new();
                 for target in &promotion.targets {
                     let base = self.piece_index(&target.value);
+                    // Only a piece that goes to hand needs to remember what it was; otherwise
+                    // a promoted piece is simply the target (unless that promotes further).
+                    if !to_hand && !self.promotes(base) {
+                        targets.push(base as u8);
+                        continue;
+                    }
                     let existing = (0..kinds.len()).find(|&k| {
                         source_of[k] == base
                             && kinds[k].promoted
@@ -199,6 +209,14 @@ impl<'a> PieceCompiler<'a> {
             true => Vec::new(),
             false => lends,
         }
+    }
+
+    /// Whether the piece has promotions of its own.
+    fn promotes(&self, index: usize) -> bool {
+        self.pieces[index]
+            .clauses
+            .iter()
+            .any(|c| matches!(c, ast::PieceClause::Promote(_)))
     }
 
     fn piece_index(&self, name: &str) -> usize {
