@@ -499,3 +499,11 @@ move_list!(
     "amphora",
     "2k2/3/5/7/7/2p2/p2/KPp2[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0"
 );
+// d3d4 moves between Black's c5 and e3 on one diagonal: only an arriving piece captures, so
+// the Pawn is safe there.
+move_list!(
+    amphora_arriving_between_two_enemies_is_safe,
+    "amphora",
+    "2k2/3/5/2p4/K6/2Pp1/3/5[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0",
+    "d3d4"
+);
