@@ -326,3 +326,34 @@ fn closed_and_full_standard_output() {
         "full disk: {stderr}"
     );
 }
+
+/// Text that is not written as a move says how moves are written; a well-formed move that is
+/// not legal says so and names the legal moves that start the same way.
+#[test]
+fn malformed_and_illegal_moves_get_different_messages() {
+    let chess = shipped("chess.rules");
+    for malformed in ["Nd3", "e1-d3", "zz", "é2e4", "e2e4,", "P@"] {
+        let run = fairy(&["moves", &chess, "--moves", malformed], limit());
+        run.assert_exit(1, malformed);
+        assert!(
+            run.stderr.contains("is not written as a move"),
+            "{malformed}: {}",
+            run.stderr
+        );
+    }
+    let run = fairy(&["moves", &chess, "--moves", "e2e5"], limit());
+    run.assert_exit(1, "e2e5");
+    assert!(
+        run.stderr
+            .contains("the legal moves starting with `e2` are e2e3 e2e4"),
+        "{}",
+        run.stderr
+    );
+    let run = fairy(&["moves", &chess, "--moves", "a3a4"], limit());
+    run.assert_exit(1, "a3a4");
+    assert!(
+        run.stderr.contains("no legal move starts with `a3`"),
+        "{}",
+        run.stderr
+    );
+}

@@ -56,17 +56,87 @@ fn part_text(rules: &Ruleset, part: &Part) -> Option<String> {
 /// Reads one turn of the player to move, which must be legal. Where several ways make the
 /// same change, each way's text is read.
 pub fn read(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
+    if !text.split(',').all(well_formed) {
+        return Err(format!(
+            "`{text}` is not written as a move: moves are coordinates such as e2e4, e7e8q or \
+             P@e4, with the parts of a turn joined by commas (d1d5,d5h5); see `fairy moves`"
+        ));
+    }
     let mut legal = Vec::new();
     position.every_way(&mut legal);
-    legal.retain(|turn| write(position, turn) == text);
-    match legal.as_slice() {
-        [turn] => Ok(*turn),
-        [] => Err(format!("`{text}` is not a legal move here")),
-        many => Err(format!(
-            "`{text}` is ambiguous: {} legal moves are written this way",
-            many.len()
+    let texts: Vec<String> = legal.iter().map(|turn| write(position, turn)).collect();
+    let mut matching = legal.iter().zip(&texts).filter(|(_, t)| *t == text);
+    match (matching.next(), matching.next()) {
+        (Some((turn, _)), None) => Ok(*turn),
+        (None, _) => Err(not_legal(text, &texts)),
+        (Some(_), Some(_)) => Err(format!(
+            "`{text}` is ambiguous: several legal moves are written this way"
         )),
     }
+}
+
+/// Why a well-formed move is refused, with the legal moves that start the same way.
+fn not_legal(text: &str, legal: &[String]) -> String {
+    let first = text.split(',').next().unwrap_or(text);
+    // The square a move starts from (`e2` of `e2e4`), or the piece placed (`P@` of `P@e4`).
+    let start = match first.find('@') {
+        Some(at) => &first[..=at],
+        None => {
+            let digits = first[1..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(first.len(), |i| i + 1);
+            &first[..digits]
+        }
+    };
+    let mut alike: Vec<&str> = legal
+        .iter()
+        .map(String::as_str)
+        .filter(|t| t.starts_with(start) && !start.is_empty())
+        .collect();
+    alike.sort_unstable();
+    alike.dedup();
+    match alike.as_slice() {
+        [] => format!("`{text}` is not a legal move here, and no legal move starts with `{start}`"),
+        some => format!(
+            "`{text}` is not a legal move here; the legal moves starting with `{start}` are {}",
+            some.join(" ")
+        ),
+    }
+}
+
+/// Whether one part of a turn is written as some part could be: `e2e4`, `e7e8q`, `b8b9+`,
+/// `P@e4`, `xc3`, `-e5`, `swap`, `keep`, `pass`.
+fn well_formed(part: &str) -> bool {
+    let square = |s: &str| -> Option<usize> {
+        let file = s.chars().next().filter(char::is_ascii_lowercase)?;
+        let digits = s[file.len_utf8()..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .count();
+        (digits > 0).then_some(1 + digits)
+    };
+    if matches!(part, "swap" | "keep" | "pass") {
+        return true;
+    }
+    if let Some(rest) = part.strip_prefix('x').or_else(|| part.strip_prefix('-')) {
+        return square(rest) == Some(rest.len());
+    }
+    if let Some((letter, sq)) = part.split_once('@') {
+        let letter = letter.strip_prefix('+').unwrap_or(letter);
+        return letter.len() == 1
+            && letter.chars().all(|c| c.is_ascii_uppercase())
+            && square(sq) == Some(sq.len());
+    }
+    let Some(from) = square(part) else {
+        return false;
+    };
+    let Some(to) = square(&part[from..]) else {
+        return false;
+    };
+    let suffix = &part[from + to..];
+    suffix.is_empty()
+        || suffix == "+"
+        || (suffix.len() == 1 && suffix.chars().all(|c| c.is_ascii_lowercase()))
 }
 
 /// Plays a space-separated list of turns, each checked for legality; none is legal once the
