@@ -1,4 +1,4 @@
-//! The command line (DESIGN.md §1). Exit codes: 0 success, 1 an invalid rule file, position or
+//! The command line, as the README documents it. Exit codes: 0 success, 1 an invalid rule file, position or
 //! move, 2 bad usage.
 
 use crate::check::{self, Verdict};
