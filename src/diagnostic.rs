@@ -132,21 +132,83 @@ impl Diagnostic for FileReport {
 }
 
 /// Renders a report as plain text: no colour, fixed width, as the tests and pipes see it.
-pub fn render_plain(report: &dyn Diagnostic, width: usize) -> String {
+pub fn render_plain(report: &FileReport, width: usize) -> String {
     render(report, width, false)
 }
 
-/// Renders a report, in colour or not, wrapped at `width` columns.
-pub fn render(report: &dyn Diagnostic, width: usize, colour: bool) -> String {
+/// Renders a report, in colour or not, wrapped at `width` columns: a line naming the file and
+/// counting its problems, then each problem over the source text.
+pub fn render(report: &FileReport, width: usize, colour: bool) -> String {
     let theme = if colour {
         miette::GraphicalTheme::unicode()
     } else {
         miette::GraphicalTheme::unicode_nocolor()
     };
     let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(width);
-    let mut out = String::new();
-    handler
-        .render_report(&mut out, report)
-        .expect("rendering into a String cannot fail");
-    out
+    let rendered = |diagnostic: &dyn Diagnostic| {
+        let mut out = String::new();
+        handler
+            .render_report(&mut out, diagnostic)
+            .expect("rendering into a String cannot fail");
+        out
+    };
+    let mut parts = vec![rendered(&Summary(report))];
+    parts.extend(report.problems.iter().map(|problem| {
+        rendered(&Located {
+            problem,
+            source: &report.source,
+        })
+    }));
+    parts.join("\n")
+}
+
+/// The line that heads a file's report.
+#[derive(Debug)]
+struct Summary<'a>(&'a FileReport);
+
+impl fmt::Display for Summary<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Summary<'_> {}
+
+impl Diagnostic for Summary<'_> {
+    fn severity(&self) -> Option<Severity> {
+        self.0.severity()
+    }
+}
+
+/// One problem over the file's source text.
+#[derive(Debug)]
+struct Located<'a> {
+    problem: &'a Problem,
+    source: &'a NamedSource<String>,
+}
+
+impl fmt::Display for Located<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.problem.fmt(f)
+    }
+}
+
+impl std::error::Error for Located<'_> {}
+
+impl Diagnostic for Located<'_> {
+    fn severity(&self) -> Option<Severity> {
+        self.problem.severity()
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.problem.help()
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.problem.labels()
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(self.source)
+    }
 }
