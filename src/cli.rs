@@ -29,7 +29,7 @@ struct Cli {
 enum Command {
     /// Validate rule files: one summary line for each valid file, every problem of the others.
     Check {
-        /// Rule files to check.
+        /// Rule files to check; `-` reads one from standard input.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
     },
@@ -146,7 +146,7 @@ fn check_file(path: &str) -> bool {
     report_problems(&source, problems);
     match summary {
         Some(summary) => {
-            emit(&format!("{path}: ok: {summary}\n"));
+            emit(&format!("{}: ok: {summary}\n", source.name));
             true
         }
         None => false,
@@ -260,6 +260,9 @@ fn run_tests(paths: &[String]) -> Result<(), Reported> {
             unplayable += 1;
             continue;
         };
+        if rules.tests.is_empty() {
+            emit(&format!("{path}: no test blocks\n"));
+        }
         for case in &rules.tests {
             failures +=
                 crate::testing::run_case(&rules, case, |line| emit(&format!("{path}: {line}\n")));

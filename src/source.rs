@@ -25,7 +25,11 @@ pub enum LoadError {
     NotText(FileReport),
 }
 
+/// Reads a rule file; `-` reads standard input, named `<stdin>` in reports.
 pub fn load(path: &str) -> Result<Source, LoadError> {
+    if path == "-" {
+        return read_limited("<stdin>", std::io::stdin().lock());
+    }
     let size = std::fs::metadata(path)
         .map_err(|e| LoadError::Unreadable(format!("{path}: cannot read: {e}")))?
         .len();
@@ -34,19 +38,22 @@ pub fn load(path: &str) -> Result<Source, LoadError> {
             "{path}: {size} bytes is too large for a rule file (the limit is {MAX_BYTES} bytes)"
         )));
     }
-    // Read at most one byte past the limit: some files (devices, pipes) report no size.
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|file| {
-            std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_BYTES + 1), &mut bytes)
-        })
+    let file = std::fs::File::open(path)
         .map_err(|e| LoadError::Unreadable(format!("{path}: cannot read: {e}")))?;
+    read_limited(path, file)
+}
+
+/// Reads at most one byte past the limit: some files (devices, pipes) report no size.
+fn read_limited(name: &str, reader: impl std::io::Read) -> Result<Source, LoadError> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(reader, MAX_BYTES + 1), &mut bytes)
+        .map_err(|e| LoadError::Unreadable(format!("{name}: cannot read: {e}")))?;
     if bytes.len() as u64 > MAX_BYTES {
         return Err(LoadError::Unreadable(format!(
-            "{path}: too large for a rule file (the limit is {MAX_BYTES} bytes)"
+            "{name}: too large for a rule file (the limit is {MAX_BYTES} bytes)"
         )));
     }
-    from_bytes(path, bytes)
+    from_bytes(name, bytes)
 }
 
 pub fn from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<Source, LoadError> {

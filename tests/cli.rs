@@ -357,3 +357,56 @@ fn malformed_and_illegal_moves_get_different_messages() {
         run.stderr
     );
 }
+
+/// `fairy check -` reads a rule file from standard input.
+#[test]
+fn check_reads_standard_input() {
+    for (text, code, expected) in [
+        (
+            std::fs::read(shipped("chess.rules")).expect("chess"),
+            0,
+            "<stdin>: ok: Chess",
+        ),
+        (
+            b"game \"x\"\nboard 0 x 3\n".to_vec(),
+            1,
+            "<stdin>: 2 errors",
+        ),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
+            .args(["check", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start fairy");
+        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), &text)
+            .expect("write the rule file");
+        let output = child.wait_with_output().expect("fairy ends");
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(output.status.code(), Some(code), "{all}");
+        assert!(all.contains(expected), "{all}");
+    }
+}
+
+/// `fairy test` says when a file has no test blocks, and still succeeds.
+#[test]
+fn test_says_when_a_file_has_no_test_blocks() {
+    let file = TempFile::new(
+        "no-tests",
+        std::fs::read(shipped("chess.rules"))
+            .expect("chess")
+            .split(|&b| b == b'\n')
+            .take_while(|l| !l.starts_with(b"test "))
+            .collect::<Vec<_>>()
+            .join(&b'\n')
+            .as_slice(),
+    );
+    let run = fairy(&["test", file.path()], limit());
+    run.assert_exit(0, "no test blocks");
+    assert!(run.stdout.contains("no test blocks"), "{}", run.stdout);
+}
