@@ -410,3 +410,20 @@ fn test_says_when_a_file_has_no_test_blocks() {
     run.assert_exit(0, "no test blocks");
     assert!(run.stdout.contains("no test blocks"), "{}", run.stdout);
 }
+
+/// `fairy show` says when the player to move is in check, and from which pieces.
+#[test]
+fn show_says_check_and_by_which_pieces() {
+    let chess = shipped("chess.rules");
+    let run = fairy(&["show", &chess, "--moves", "e2e4 f7f6 d1h5"], limit());
+    run.assert_exit(0, "show after Qh5+");
+    assert!(
+        run.stdout
+            .contains("check: Black is in check from the Queen on h5"),
+        "{}",
+        run.stdout
+    );
+    let run = fairy(&["show", &chess], limit());
+    run.assert_exit(0, "show the start");
+    assert!(!run.stdout.contains("check:"), "{}", run.stdout);
+}

@@ -74,9 +74,16 @@ impl<'r> Position<'r> {
     /// Whether `by` could remove `victim`'s royal piece with one move of its pieces, by any
     /// capture the rules have, counting neither limits nor placements.
     pub(super) fn threatened(&mut self, victim: usize, by: usize) -> bool {
+        !self.threats(victim, by, 1).is_empty()
+    }
+
+    /// The squares of `by`'s pieces that could remove `victim`'s royal piece with one move, by
+    /// any capture the rules have; at most `enough` of them.
+    pub fn threats(&mut self, victim: usize, by: usize, enough: usize) -> Vec<Sq> {
         let rules = self.rules;
+        let mut found = Vec::new();
         if !rules.has_royal() {
-            return false;
+            return found;
         }
         let mut replies = self.scratch.pop().unwrap_or_default();
         replies.clear();
@@ -86,17 +93,24 @@ impl<'r> Position<'r> {
             enough: usize::MAX,
         };
         self.steps(request, &rules.move_plan.steps, Turn::EMPTY, &mut replies);
-        let removes = replies.iter().any(|reply| {
+        for reply in &replies {
+            let Some(moved) = reply.last_move().map(|m| m.from) else {
+                continue;
+            };
+            if found.len() >= enough || found.contains(&moved) {
+                continue;
+            }
             let mark = self.mark();
             for part in reply.parts() {
                 self.apply(part, by);
             }
-            let gone = !self.has_royal(victim);
+            if !self.has_royal(victim) {
+                found.push(moved);
+            }
             self.rewind(mark);
-            gone
-        });
+        }
         self.scratch.push(replies);
-        removes
+        found
     }
 
     /// Whether `player`'s counters stay within their limits after `turn`. Where the limited

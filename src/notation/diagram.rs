@@ -45,6 +45,7 @@ pub fn diagram(position: &mut Position<'_>) -> String {
         None => format!("to move: {}", rules.player_names[position.to_move]),
     };
     out.push_str(&format!("\n{status}\n"));
+    out.push_str(&check_line(position));
     out.push_str(&phase_lines(position));
     for (player, name) in rules.player_names.iter().enumerate() {
         let held: Vec<String> = rules
@@ -96,4 +97,31 @@ fn phase_lines(position: &Position<'_>) -> String {
         out.push_str("colours: swapped by the pie choice\n");
     }
     out
+}
+
+/// Whether the player to move is in check, and from which pieces.
+fn check_line(position: &mut Position<'_>) -> String {
+    let rules = position.rules;
+    let mover = position.to_move;
+    let attacker = position.next_player(mover);
+    let threats = position.threats(mover, attacker, usize::MAX);
+    if attacker == mover || threats.is_empty() {
+        return String::new();
+    }
+    let pieces: Vec<String> = threats
+        .iter()
+        .map(|&sq| {
+            let (kind, _) = rules.split(position.board[sq as usize]);
+            format!(
+                "the {} on {}",
+                rules.kinds[kind].name,
+                rules.geometry.name(sq)
+            )
+        })
+        .collect();
+    format!(
+        "check: {} is in check from {}\n",
+        rules.player_names[mover],
+        pieces.join(" and ")
+    )
 }
