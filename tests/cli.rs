@@ -115,6 +115,20 @@ fn shipped(name: &str) -> String {
         .into_owned()
 }
 
+/// Runs `fairy` with `args`, expecting exit `code` and `text` in its output (either stream).
+#[track_caller]
+fn expect(args: &[&str], code: i32, text: &str) -> Run {
+    let run = fairy(args, limit());
+    run.assert_exit(code, &args.join(" "));
+    assert!(
+        run.stdout.contains(text) || run.stderr.contains(text),
+        "{args:?}: no {text:?} in\n{}{}",
+        run.stdout,
+        run.stderr
+    );
+    run
+}
+
 /// Checks one path that is not a valid rule file: exit 1, and the path named on stderr.
 #[track_caller]
 fn refused(path: &str, what: &str) -> Run {
@@ -341,20 +355,15 @@ fn malformed_and_illegal_moves_get_different_messages() {
             run.stderr
         );
     }
-    let run = fairy(&["moves", &chess, "--moves", "e2e5"], limit());
-    run.assert_exit(1, "e2e5");
-    assert!(
-        run.stderr
-            .contains("the legal moves starting with `e2` are e2e3 e2e4"),
-        "{}",
-        run.stderr
+    expect(
+        &["moves", &chess, "--moves", "e2e5"],
+        1,
+        "the legal moves starting with `e2` are e2e3 e2e4",
     );
-    let run = fairy(&["moves", &chess, "--moves", "a3a4"], limit());
-    run.assert_exit(1, "a3a4");
-    assert!(
-        run.stderr.contains("no legal move starts with `a3`"),
-        "{}",
-        run.stderr
+    expect(
+        &["moves", &chess, "--moves", "a3a4"],
+        1,
+        "no legal move starts with `a3`",
     );
 }
 
@@ -406,22 +415,17 @@ fn test_says_when_a_file_has_no_test_blocks() {
             .join(&b'\n')
             .as_slice(),
     );
-    let run = fairy(&["test", file.path()], limit());
-    run.assert_exit(0, "no test blocks");
-    assert!(run.stdout.contains("no test blocks"), "{}", run.stdout);
+    expect(&["test", file.path()], 0, "no test blocks");
 }
 
 /// `fairy show` says when the player to move is in check, and from which pieces.
 #[test]
 fn show_says_check_and_by_which_pieces() {
     let chess = shipped("chess.rules");
-    let run = fairy(&["show", &chess, "--moves", "e2e4 f7f6 d1h5"], limit());
-    run.assert_exit(0, "show after Qh5+");
-    assert!(
-        run.stdout
-            .contains("check: Black is in check from the Queen on h5"),
-        "{}",
-        run.stdout
+    expect(
+        &["show", &chess, "--moves", "e2e4 f7f6 d1h5"],
+        0,
+        "check: Black is in check from the Queen on h5",
     );
     let run = fairy(&["show", &chess], limit());
     run.assert_exit(0, "show the start");
