@@ -361,12 +361,10 @@ impl<'a> PieceCompiler<'a> {
         }
         let mut out = Vec::new();
         for (vector, path) in lines {
-            if !out
-                .iter()
-                .any(|g: &Gen| g.vector == self.geometry.vector(vector))
-            {
+            let vector = self.geometry.vector(vector);
+            if !out.iter().any(|g: &Gen| g.vector == vector) {
                 out.push(Gen {
-                    vector: self.geometry.vector(vector),
+                    vector,
                     range,
                     mode,
                     from_zone,

@@ -2,7 +2,6 @@
 //! are made, and the limits that make a turn illegal.
 
 use super::position::Position;
-use super::steps::Request;
 use super::turn::Turn;
 use crate::compile::counters::Event;
 use crate::compile::{Sq, pieces_frame};
@@ -24,17 +23,31 @@ impl<'r> Position<'r> {
         let alive = self.alive;
         for player in (0..rules.players()).filter(|&p| alive & (1 << p) != 0) {
             let mut checked = None;
-            for (index, counter) in rules.counters.iter().enumerate() {
-                let action = counter.rules.iter().find_map(|&(event, action)| {
-                    self.happened(event, player, &turn_events, &mut checked)
-                        .then_some(action)
-                });
-                if let Some(action) = action {
-                    let value = action.apply(self.counter(player, index));
+            for index in 0..rules.counters.len() {
+                let value = self.counted(index, player, &turn_events, &mut checked);
+                if value != self.counter(player, index) {
                     self.set_counter(player, index, value);
                 }
             }
         }
+    }
+
+    /// A counter's value for `player` after a turn: changed by the first rule whose event the
+    /// turn brought about.
+    fn counted(
+        &mut self,
+        index: usize,
+        player: usize,
+        turn: &TurnEvents<'_>,
+        checked: &mut Option<bool>,
+    ) -> u16 {
+        let counter = &self.rules.counters[index];
+        let value = self.counter(player, index);
+        let action = counter.rules.iter().find_map(|&(event, action)| {
+            self.happened(event, player, turn, checked)
+                .then_some(action)
+        });
+        action.map_or(value, |a| a.apply(value))
     }
 
     /// Whether a turn brought `event` about for `player`; whether the player is checked is
@@ -86,28 +99,17 @@ impl<'r> Position<'r> {
             return found;
         }
         let mut replies = self.scratch.pop().unwrap_or_default();
-        replies.clear();
-        let request = Request {
-            player: by,
-            movers: rules.kind_bits(),
-            enough: usize::MAX,
-        };
-        self.steps(request, &rules.move_plan.steps, Turn::EMPTY, &mut replies);
+        self.pseudo_turns(by, std::slice::from_ref(&rules.move_plan), &mut replies);
         for reply in &replies {
+            if found.len() >= enough {
+                break;
+            }
             let Some(moved) = reply.last_move().map(|m| m.from) else {
                 continue;
             };
-            if found.len() >= enough || found.contains(&moved) {
-                continue;
-            }
-            let mark = self.mark();
-            for part in reply.parts() {
-                self.apply(part, by);
-            }
-            if !self.has_royal(victim) {
+            if !found.contains(&moved) && self.takes_royal(reply, by, victim) {
                 found.push(moved);
             }
-            self.rewind(mark);
         }
         self.scratch.push(replies);
         found
@@ -118,24 +120,16 @@ impl<'r> Position<'r> {
     pub(super) fn within_limits(&mut self, turn: &Turn, player: usize) -> bool {
         let rules = self.rules;
         if rules.simple_limits {
-            let moved = turn.last_move().map(|m| self.displacement(m.from, m.to));
-            let forward = rules.forward[player];
-            return rules.counters.iter().enumerate().all(|(index, counter)| {
-                let Some(limit) = counter.limit else {
-                    return true;
-                };
-                let action = counter.rules.iter().find_map(|&(event, action)| {
-                    let happened = match event {
-                        Event::Move(directions) => {
-                            moved.is_some_and(|d| directions.selects(pieces_frame(forward, d)))
-                        }
-                        Event::TurnEnd => true,
-                        Event::Lost(_) | Event::Checked => false,
-                    };
-                    happened.then_some(action)
-                });
-                let value = self.counter(player, index);
-                action.map_or(value, |a| a.apply(value)) <= limit
+            let no_losses = vec![0; rules.players()];
+            let events = TurnEvents {
+                mover: player,
+                moved: turn.last_move().map(|m| self.displacement(m.from, m.to)),
+                lost: &no_losses,
+            };
+            return (0..rules.counters.len()).all(|index| {
+                rules.counters[index]
+                    .limit
+                    .is_none_or(|limit| self.counted(index, player, &events, &mut None) <= limit)
             });
         }
         self.make_as(turn, player);

@@ -3,7 +3,6 @@
 //! that depend on the position a drop leaves.
 
 use super::position::Position;
-use super::steps::Request;
 use super::turn::{PartKind, Turn};
 use crate::compile::{Legality, NO_SQUARE, Sq};
 
@@ -58,14 +57,7 @@ impl Position<'_> {
         let mut replies = self.scratch.pop().unwrap_or_default();
         replies.clear();
         if let Some(plans) = self.plans_of(opponent) {
-            let request = Request {
-                player: opponent,
-                movers: self.rules.kind_bits(),
-                enough: usize::MAX,
-            };
-            for plan in plans {
-                self.steps(request, &plan.steps, Turn::EMPTY, &mut replies);
-            }
+            self.pseudo_turns(opponent, plans, &mut replies);
         }
         let safe = !replies
             .iter()
@@ -78,13 +70,20 @@ impl Position<'_> {
     /// Whether `by` making `reply` removes a royal piece of `victim`, the reply being a turn
     /// `by` may make (within the limits of their counters).
     fn removes_royal(&mut self, reply: &Turn, by: usize, victim: usize) -> bool {
+        self.takes_royal(reply, by, victim)
+            && (!self.rules.counter_limits || self.within_limits(reply, by))
+    }
+
+    /// Whether the parts of `reply`, made by `by`, take `victim`'s last royal piece off the
+    /// board (by any capture: replacement, custodian, a trigger's removal).
+    pub(super) fn takes_royal(&mut self, reply: &Turn, by: usize, victim: usize) -> bool {
         let mark = self.mark();
         for part in reply.parts() {
             self.apply(part, by);
         }
-        let removes = !self.has_royal(victim);
+        let taken = !self.has_royal(victim);
         self.rewind(mark);
-        removes && (!self.rules.counter_limits || self.within_limits(reply, by))
+        taken
     }
 
     /// Royal safety, and the drop limits that depend on the resulting position.

@@ -16,7 +16,7 @@ pub(super) struct Request {
 }
 
 impl Request {
-    fn every_turn(player: usize, rules: &crate::compile::Ruleset) -> Self {
+    pub(super) fn every_turn(player: usize, rules: &crate::compile::Ruleset) -> Self {
         Request {
             player,
             movers: rules.kind_bits(),
@@ -83,6 +83,15 @@ impl<'r> Position<'r> {
         });
     }
 
+    /// Every turn `player` could make by `plans`, legal or not, into `out` (cleared first).
+    pub(super) fn pseudo_turns(&mut self, player: usize, plans: &'r [Plan], out: &mut Vec<Turn>) {
+        out.clear();
+        let request = Request::every_turn(player, self.rules);
+        for plan in plans {
+            self.steps(request, &plan.steps, Turn::EMPTY, out);
+        }
+    }
+
     /// The plans of `player`'s next turn in the current phase; none once the last phase ended.
     pub(super) fn plans_of(&self, player: usize) -> Option<&'r [Plan]> {
         let phase = self.current_phase()?;
@@ -98,7 +107,8 @@ impl<'r> Position<'r> {
         out: &mut Vec<Turn>,
     ) {
         out.clear();
-        if self.rules.has_royal() {
+        // Royal safety and counter limits may still refuse a turn that was made.
+        if self.rules.has_royal() || self.rules.counter_limits {
             request.enough = usize::MAX;
         }
         for plan in plans {
