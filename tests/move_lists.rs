@@ -4,26 +4,7 @@
 
 mod common;
 
-use common::ruleset;
-use fairy::compile::Ruleset;
-use fairy::notation::{fen, moves};
-
-/// The position after `played`, its legal moves and its ending, as text.
-fn listing(rules: &Ruleset, position: &str, played: &str) -> String {
-    let mut position = fen::read(rules, position).expect("a valid position");
-    moves::play(&mut position, played).expect("legal moves");
-    let legal = moves::legal_texts(&mut position);
-    let status = match position.ending() {
-        Some(ending) => ending.describe(&rules.player_names),
-        None => format!("{} to move", rules.player_names[position.to_move]),
-    };
-    format!(
-        "{}\n{} legal moves:\n{}\n{status}\n",
-        fen::write(&mut position),
-        legal.len(),
-        legal.join(" ")
-    )
-}
+use common::{listing, ruleset};
 
 macro_rules! move_list {
     ($test:ident, $rules:literal, $fen:literal) => {

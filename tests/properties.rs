@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{PLAYABLE, ruleset};
+use common::{SHIPPED, ruleset};
 use fairy::compile::Ruleset;
 use fairy::engine::perft::Perft;
 use fairy::engine::{Position, Turn};
@@ -76,12 +76,13 @@ fn random_games(rules: &Ruleset, games: usize, max_plies: usize, seed: u64) -> u
 
 #[test]
 fn random_games_keep_every_property() {
-    for &name in PLAYABLE {
+    for name in SHIPPED {
         let rules = ruleset(name);
         // Games of arrows are long and wide: fewer of them keep the test quick.
         let (games, plies) = match name {
             "amazons" => (40, 120),
             "yagbap" => (30, 400),
+            "yonin-bishogi" => (60, 300),
             _ => (1000, 300),
         };
         let ended = random_games(&rules, games, plies, 0x5EED ^ name.len() as u64);
@@ -94,12 +95,13 @@ fn random_games_keep_every_property() {
 
 /// Every position of random games of the games with more state than a board reads back from
 /// its text as the same position: Yagbap's phase, turn counts, pie swap and blocked squares,
-/// Amphora's sideways counts and entitlements on a board with holes, Ghostarelay's clocks.
+/// Amphora's sideways counts and entitlements on a board with holes, Ghostarelay's clocks,
+/// Yonin Bishogi's four players, the players still in and en passant among them.
 #[test]
 fn every_position_reads_back_as_the_same_position() {
     let mut random = Random(0x9A6B);
     let mut turns = Vec::new();
-    for name in ["yagbap", "amphora", "ghostarelay"] {
+    for name in ["yagbap", "amphora", "ghostarelay", "yonin-bishogi"] {
         let rules = ruleset(name);
         for _ in 0..6 {
             let mut position = Position::start(&rules);

@@ -243,6 +243,9 @@ impl<'a> Checker<'a> {
 
     fn require_players(&mut self) {
         let count = self.player_decls.len();
+        if (3..=MAX_PLAYERS).contains(&count) {
+            self.require_distinct_initials();
+        }
         if (2..=MAX_PLAYERS).contains(&count) {
             return;
         }
@@ -263,6 +266,31 @@ impl<'a> Checker<'a> {
             )
             .with_help("declare each player with `player NAME forward DIRECTION`"),
         );
+    }
+
+    /// With more than two players, positions name each player by the first letter of their
+    /// name, so no two may share it.
+    fn require_distinct_initials(&mut self) {
+        let initial = |p: &Player| p.name.value.chars().next().map(|c| c.to_ascii_lowercase());
+        let players = self.player_decls.clone();
+        for (i, player) in players.iter().enumerate() {
+            let Some(earlier) = players[..i].iter().find(|p| initial(p) == initial(player)) else {
+                continue;
+            };
+            let problem = Problem::error(
+                format!(
+                    "`{}` and `{}` start with the same letter",
+                    earlier.name.value, player.name.value
+                ),
+                player.name.span,
+                "same first letter as an earlier player",
+            )
+            .with_help(
+                "with more than two players, positions name each player by the first letter \
+                 of their name (`rK` for Red's King): rename one of them",
+            );
+            self.error(problem);
+        }
     }
 
     fn declare_tags(&mut self, piece: &'a Piece) {

@@ -122,6 +122,8 @@ const ENGINE_RUNS: &[Feature] = &[
     Feature::PlainEndings,
     Feature::RoyalCaptured,
     Feature::Immobilized,
+    Feature::MoreThanTwoPlayers,
+    Feature::Exposed,
 ];
 
 /// The features a file uses that the engine does not run, each with its first use.

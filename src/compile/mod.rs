@@ -180,9 +180,23 @@ pub enum EndCondition {
     /// No piece of these kinds has a complete ordinary turn, and no action of the player this
     /// turn gives one such a turn.
     Immobilized(u64),
+    /// The player to move attacks another player's royal piece: that player is the one
+    /// exposed, and the one the rule's outcome is about.
+    Exposed,
 }
 
 impl EndCondition {
+    /// Whether judging the condition needs the legal turns of the player to move.
+    pub fn needs_turns(self) -> bool {
+        matches!(
+            self,
+            EndCondition::Checkmated
+                | EndCondition::Stalemated
+                | EndCondition::NoMoves
+                | EndCondition::Immobilized(_)
+        )
+    }
+
     /// Whether the condition can end the game while the player to move still has turns.
     pub fn ends_early(self) -> bool {
         !matches!(
@@ -259,6 +273,9 @@ pub struct Ruleset {
     /// The end conditions that can end the game while the player to move still has turns:
     /// each turn starts by testing them.
     pub early_ends: Vec<EndCondition>,
+    /// More than two players: a `lose` rule takes the player it holds for out of the game,
+    /// and the last player left wins.
+    pub eliminates: bool,
     pub capture_to_hand: bool,
     /// The vectors to a square's eight neighbours.
     pub neighbours: Vec<u16>,
@@ -458,6 +475,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         counts_turns: false,
         legality: Legality::Free,
         early_ends: Vec::new(),
+        eliminates: false,
         capture_to_hand: file.captures().any(|c| c.value == ast::CaptureRule::ToHand),
         custodian: Vec::new(),
         neighbours: Vec::new(),
@@ -516,9 +534,13 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         })
     });
     ruleset.end = end_rules(file, &ruleset);
+    ruleset.eliminates = ruleset.players() > 2;
+    // With more than two players, `lose` rules are applied at the start of each turn, taking
+    // players out; only the other rules can end the game early.
     ruleset.early_ends = ruleset
         .end
         .iter()
+        .filter(|&&(outcome, _)| !(ruleset.eliminates && outcome == Outcome::Lose))
         .map(|&(_, c)| c)
         .filter(|c| c.ends_early())
         .collect();
@@ -646,11 +668,12 @@ fn overlapping(gens: &[Gen]) -> bool {
 
 fn end_rules(file: &RuleFile, ruleset: &Ruleset) -> Vec<(Outcome, EndCondition)> {
     file.end_rules()
-        .filter_map(|rule| {
+        .map(|rule| {
             let condition = match &rule.condition.value {
                 ast::EndCondition::Checkmated => EndCondition::Checkmated,
                 ast::EndCondition::Stalemated => EndCondition::Stalemated,
                 ast::EndCondition::RoyalCaptured => EndCondition::RoyalCaptured,
+                ast::EndCondition::Exposed => EndCondition::Exposed,
                 ast::EndCondition::NoMoves => EndCondition::NoMoves,
                 ast::EndCondition::Extinct => EndCondition::Extinct,
                 ast::EndCondition::Repeated(n) => EndCondition::Repeated(n.value),
@@ -674,9 +697,8 @@ fn end_rules(file: &RuleFile, ruleset: &Ruleset) -> Vec<(Outcome, EndCondition)>
                 ast::EndCondition::Immobilized(piece) => EndCondition::Immobilized(
                     turns::kinds_named(&ruleset.kinds, [piece.value.as_str()]),
                 ),
-                _ => return None,
             };
-            Some((rule.outcome.value, condition))
+            (rule.outcome.value, condition)
         })
         .collect()
 }

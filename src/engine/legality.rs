@@ -99,8 +99,12 @@ impl Position<'_> {
 
     /// Whether `player`'s royal piece can be captured by the player who moves after it.
     pub fn royal_in_danger(&self, player: usize) -> bool {
-        let attacker = self.next_player(player);
-        self.any_royal(player, |sq| self.attacked(sq, attacker))
+        self.royal_attacked_by(player, self.next_player(player))
+    }
+
+    /// Whether `by` attacks a royal piece of `player`.
+    pub(super) fn royal_attacked_by(&self, player: usize, by: usize) -> bool {
+        self.any_royal(player, |sq| self.attacked(sq, by))
     }
 
     /// Calls `test` on each royal piece of `player` until it returns true.

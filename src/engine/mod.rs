@@ -2,6 +2,7 @@
 //! It works from a compiled [`Ruleset`](crate::compile::Ruleset) alone.
 
 mod counters;
+mod elimination;
 mod legality;
 mod movegen;
 pub mod outcome;

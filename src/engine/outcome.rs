@@ -11,13 +11,9 @@ use crate::compile::{EndCondition, Outcome};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
     /// The players whose bits are set win.
-    Win {
-        players: u32,
-        reason: String,
-    },
-    Draw {
-        reason: String,
-    },
+    Win { players: u32, reason: String },
+    /// The players whose bits are set share a draw.
+    Draw { players: u32, reason: String },
 }
 
 impl<'r> Position<'r> {
@@ -33,36 +29,44 @@ impl<'r> Position<'r> {
     /// The ending, given the legal turns of the player to move.
     pub(super) fn ending_given(&mut self, turns: &[Turn]) -> Option<Ending> {
         if self.current_phase().is_none() {
-            return Some(Ending::Draw {
-                reason: "the last phase of the game has ended".to_string(),
+            return Some(self.draw("the last phase of the game has ended".to_string()));
+        }
+        if self.rules.eliminates && self.players_in() <= 1 {
+            return Some(Ending::Win {
+                players: self.alive,
+                reason: self.last_out_reason(),
             });
         }
         let rules = self.rules;
         for &(outcome, condition) in &rules.end {
+            // Where players are taken out, `lose` rules were applied as the turn started.
+            if rules.eliminates && outcome == Outcome::Lose {
+                continue;
+            }
             if self.holds(condition, turns) {
-                let reason = self.reason(condition);
-                return Some(self.decide(outcome, reason));
+                return Some(self.decide(outcome, condition));
             }
         }
-        turns.is_empty().then(|| Ending::Draw {
-            reason: format!(
+        turns.is_empty().then(|| {
+            self.draw(format!(
                 "{} has no move, and no end rule decides this",
                 rules.player_names[self.to_move]
-            ),
+            ))
         })
     }
 
     /// Whether an end rule ends the game although the player to move has `turns` (not empty).
     pub(super) fn ends_early(&mut self, turns: &[Turn]) -> bool {
         let rules = self.rules;
-        rules
-            .early_ends
-            .iter()
-            .any(|&condition| self.holds(condition, turns))
+        (rules.eliminates && self.players_in() <= 1)
+            || rules
+                .early_ends
+                .iter()
+                .any(|&condition| self.holds(condition, turns))
     }
 
     /// Whether an end condition holds for the player to move, who has `turns`.
-    fn holds(&mut self, condition: EndCondition, turns: &[Turn]) -> bool {
+    pub(super) fn holds(&mut self, condition: EndCondition, turns: &[Turn]) -> bool {
         let stuck = turns.is_empty();
         match condition {
             EndCondition::Checkmated => stuck && self.in_check(),
@@ -73,12 +77,14 @@ impl<'r> Position<'r> {
             EndCondition::Repeated(n) => self.occurrences() >= n,
             EndCondition::Quiet(n, _) => self.halfmove >= n,
             EndCondition::Immobilized(kinds) => self.immobilized(kinds, turns),
+            EndCondition::Exposed => self.exposed_players(self.to_move) != 0,
         }
     }
 
-    fn reason(&self, condition: EndCondition) -> String {
+    /// Why `player` lost or the game ended by `condition`, judged with `by` to move.
+    fn reason(&self, condition: EndCondition, player: usize, by: usize) -> String {
         let rules = self.rules;
-        let name = &rules.player_names[self.to_move];
+        let name = &rules.player_names[player];
         match condition {
             EndCondition::Checkmated => format!("{name} is checkmated"),
             EndCondition::Stalemated => format!("{name} is stalemated"),
@@ -93,21 +99,54 @@ impl<'r> Position<'r> {
                 let piece = &rules.kinds[kinds.trailing_zeros() as usize].name;
                 format!("{name}'s {piece} cannot move, and no action this turn frees it")
             }
+            EndCondition::Exposed => format!(
+                "{name} is checkmated: {} attacks their royal piece",
+                rules.player_names[by]
+            ),
         }
     }
 
-    fn decide(&self, outcome: Outcome, reason: String) -> Ending {
-        let mover = 1 << self.to_move;
+    /// How the last player taken out left the game.
+    fn last_out_reason(&self) -> String {
+        match self.last_out {
+            Some(out) => {
+                let condition = self.rules.end[out.rule as usize].1;
+                self.reason(condition, out.player as usize, out.by as usize)
+            }
+            None => "every other player is out of the game".to_string(),
+        }
+    }
+
+    /// The ending an end rule that holds for the player to move gives. The rule is about the
+    /// player to move, except `exposed`, which is about the players they attack.
+    fn decide(&self, outcome: Outcome, condition: EndCondition) -> Ending {
+        let mover = self.to_move;
+        let (subjects, subject) = match condition {
+            EndCondition::Exposed => {
+                let exposed = self.exposed_players(mover);
+                (exposed, exposed.trailing_zeros() as usize)
+            }
+            _ => (1 << mover, mover),
+        };
+        let reason = self.reason(condition, subject, mover);
         match outcome {
             Outcome::Win => Ending::Win {
-                players: mover,
+                players: subjects,
                 reason,
             },
             Outcome::Lose => Ending::Win {
-                players: self.alive & !mover,
+                players: self.alive & !subjects,
                 reason,
             },
-            Outcome::Draw => Ending::Draw { reason },
+            Outcome::Draw => self.draw(reason),
+        }
+    }
+
+    /// A draw shared by the players still in.
+    fn draw(&self, reason: String) -> Ending {
+        Ending::Draw {
+            players: self.alive,
+            reason,
         }
     }
 
@@ -160,18 +199,32 @@ impl<'r> Position<'r> {
 
 impl Ending {
     pub fn describe(&self, names: &[String]) -> String {
+        let named = |players: u32| {
+            let chosen: Vec<&str> = names
+                .iter()
+                .enumerate()
+                .filter(|(p, _)| players & (1 << p) != 0)
+                .map(|(_, n)| n.as_str())
+                .collect();
+            match chosen.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => chosen.join(""),
+            }
+        };
         match self {
             Ending::Win { players, reason } => {
-                let winners: Vec<&str> = names
-                    .iter()
-                    .enumerate()
-                    .filter(|(p, _)| players & (1 << p) != 0)
-                    .map(|(_, n)| n.as_str())
-                    .collect();
-                let verb = if winners.len() == 1 { "wins" } else { "win" };
-                format!("{} {verb}: {reason}", winners.join(" and "))
+                let verb = if players.count_ones() == 1 {
+                    "wins"
+                } else {
+                    "win"
+                };
+                format!("{} {verb}: {reason}", named(*players))
             }
-            Ending::Draw { reason } => format!("draw: {reason}"),
+            // With more than two players, the draw is shared by those still in.
+            Ending::Draw { players, reason } if names.len() > 2 => {
+                format!("draw among {}: {reason}", named(*players))
+            }
+            Ending::Draw { reason, .. } => format!("draw: {reason}"),
         }
     }
 }

@@ -31,8 +31,19 @@ struct Undo {
     ep_victim: Sq,
     castling: u32,
     alive: u32,
+    last_out: Option<Out>,
     halfmove: u32,
     fullmove: u32,
+}
+
+/// The last player taken out of the game, for saying how it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Out {
+    pub player: u8,
+    /// The end rule that took them out, an index into the ruleset's end rules.
+    pub rule: u8,
+    /// The player to move when it happened.
+    pub by: u8,
 }
 
 /// A point in the journal to go back to, for changes made while generating a turn.
@@ -66,6 +77,8 @@ pub struct Position<'r> {
     pub royals: [Sq; MAX_TRACKED],
     /// The players still in the game, as bits.
     pub alive: u32,
+    /// The last player taken out, in games of more than two players.
+    pub last_out: Option<Out>,
     /// The phase being played, an index into the ruleset's phases; past the last one once
     /// the last phase has ended.
     pub phase: u8,
@@ -107,6 +120,7 @@ impl<'r> Position<'r> {
             royals: [NO_SQUARE; MAX_TRACKED],
             royal_overflow: false,
             alive: (1u32 << rules.players()) - 1,
+            last_out: None,
             phase: 0,
             phase_turns: vec![0; rules.players()],
             swapped: false,
@@ -121,7 +135,15 @@ impl<'r> Position<'r> {
         position.to_move = position.enter_phase(0, 0);
         position.journal.clear();
         position.refresh();
+        position.begin_turn(NO_SQUARE, NO_SQUARE);
         position
+    }
+
+    /// Starts the turn of a position just set up, as if `passed` had just been passed by the
+    /// piece now on `victim` (`NO_SQUARE` for none). Nothing of it can be unmade.
+    pub fn begin_turn(&mut self, passed: Sq, victim: Sq) {
+        self.start_turn(passed, victim);
+        self.journal.clear();
     }
 
     /// Recomputes what is derived from the rest: royal squares and the hash.
@@ -211,7 +233,7 @@ impl<'r> Position<'r> {
     // -----------------------------------------------------------------------------------------
     // Journaled changes: each records what it replaces and keeps the hash up to date.
 
-    fn set_hand(&mut self, slot: usize, count: u8) {
+    pub(super) fn set_hand(&mut self, slot: usize, count: u8) {
         self.journal
             .push(Change::Hand(slot as u16, self.hands[slot]));
         let z = &self.rules.zobrist;
@@ -314,6 +336,14 @@ impl<'r> Position<'r> {
         }
     }
 
+    /// Takes `player`'s piece off `sq`, as when they leave the game.
+    pub(super) fn clear_square(&mut self, sq: Sq, player: usize) {
+        if self.royals.get(player) == Some(&sq) {
+            self.set_royal(player, NO_SQUARE);
+        }
+        self.put(sq, EMPTY);
+    }
+
     /// Takes the piece of `kind` and `player` off `sq`.
     fn lift(&mut self, sq: Sq, kind: usize, player: usize) {
         if let Some(lost) = self.lost.get_mut(player) {
@@ -402,8 +432,14 @@ impl<'r> Position<'r> {
         (enemy && owner(beyond) == Some(mover)).then_some(next)
     }
 
+    /// Makes a turn of the player to move, then starts the next player's turn (in games of
+    /// more than two players, taking out the players who lose there).
     pub fn make(&mut self, turn: &Turn) {
         self.make_as(turn, self.to_move);
+        if self.rules.eliminates {
+            let victim = turn.last_move().map_or(NO_SQUARE, |m| m.to);
+            self.start_turn(turn.passed, victim);
+        }
     }
 
     /// Makes a turn of `mover`, who need not be the player to move (to test a turn of
@@ -419,15 +455,13 @@ impl<'r> Position<'r> {
             ep_victim: self.ep_victim,
             castling: self.castling,
             alive: self.alive,
+            last_out: self.last_out,
             halfmove: self.halfmove,
             fullmove: self.fullmove,
         });
         let rules = self.rules;
         let z = &rules.zobrist;
-        if self.ep != NO_SQUARE {
-            self.hash ^= z.ep[self.ep as usize];
-            self.ep = NO_SQUARE;
-        }
+        self.close_en_passant();
         let mut quiet = !(turn.captures && rules.captures_break_quiet);
         let mut castling = self.castling;
         self.lost.fill(0);
@@ -458,29 +492,49 @@ impl<'r> Position<'r> {
         let next = self.pass_turn(mover);
         if turn.passed != NO_SQUARE
             && let Some(moved) = turn.last_move()
-            && self.can_take_en_passant(turn.passed, next)
         {
-            self.ep = turn.passed;
-            self.ep_victim = moved.to;
-            self.ep_player = next as u8;
-            self.hash ^= z.ep[self.ep as usize];
+            self.open_en_passant(turn.passed, moved.to, next);
+        }
+    }
+
+    /// Opens `passed` to en passant by `player`, if a piece of theirs could take there.
+    pub(super) fn open_en_passant(&mut self, passed: Sq, victim: Sq, player: usize) {
+        if self.can_take_en_passant(passed, player) {
+            self.ep = passed;
+            self.ep_victim = victim;
+            self.ep_player = player as u8;
+            self.hash ^= self.rules.zobrist.ep[passed as usize];
+        }
+    }
+
+    /// Closes the square open to en passant, if any.
+    pub(super) fn close_en_passant(&mut self) {
+        if self.ep != NO_SQUARE {
+            self.hash ^= self.rules.zobrist.ep[self.ep as usize];
+            self.ep = NO_SQUARE;
         }
     }
 
     /// Ends `mover`'s turn: counts it, moves on to the next phase if this one is over, and
     /// hands the turn to the next player. Returns that player.
     fn pass_turn(&mut self, mover: usize) -> usize {
+        if self.rules.counts_turns && self.current_phase().is_some() {
+            self.set_phase_turns(mover, self.phase_turns[mover].saturating_add(1));
+        }
+        self.hand_on(mover)
+    }
+
+    /// Gives the turn to whoever plays after `player` (in the phase, or moving on to the next
+    /// phase), and returns them.
+    pub(super) fn hand_on(&mut self, player: usize) -> usize {
         let next = match self.current_phase() {
-            Some(phase) if self.rules.counts_turns => {
-                self.set_phase_turns(mover, self.phase_turns[mover].saturating_add(1));
-                match self.next_mover(phase, mover) {
-                    Some(next) => next,
-                    None => self.enter_phase(self.phase as usize + 1, mover),
-                }
-            }
-            _ => self.next_player(mover),
+            Some(phase) if self.rules.counts_turns => match self.next_mover(phase, player) {
+                Some(next) => next,
+                None => self.enter_phase(self.phase as usize + 1, player),
+            },
+            _ => self.next_player(player),
         };
-        if next <= mover {
+        if next <= player {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         let z = &self.rules.zobrist;
@@ -565,6 +619,7 @@ impl<'r> Position<'r> {
         self.ep_victim = undo.ep_victim;
         self.castling = undo.castling;
         self.alive = undo.alive;
+        self.last_out = undo.last_out;
         self.halfmove = undo.halfmove;
         self.fullmove = undo.fullmove;
     }

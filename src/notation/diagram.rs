@@ -14,7 +14,8 @@ pub fn diagram(position: &mut Position<'_>) -> String {
         .map(|k| k.letter.len())
         .max()
         .unwrap_or(1)
-        + 1;
+        + 1
+        + usize::from(rules.players() > 2);
     let mut out = String::new();
     for rank in (0..geometry.height as i32).rev() {
         out.push_str(&format!("{:>3} ", rank + 1));
@@ -27,7 +28,7 @@ pub fn diagram(position: &mut Position<'_>) -> String {
                     BLOCKED => "*".to_string(),
                     code => {
                         let (kind, player) = rules.split(code);
-                        super::fen::cased(&rules.kinds[kind].letter, player)
+                        super::fen::written(rules, &rules.kinds[kind].letter, player)
                     }
                 },
             };
@@ -45,6 +46,7 @@ pub fn diagram(position: &mut Position<'_>) -> String {
         None => format!("to move: {}", rules.player_names[position.to_move]),
     };
     out.push_str(&format!("\n{status}\n"));
+    out.push_str(&out_line(position));
     out.push_str(&check_line(position));
     out.push_str(&phase_lines(position));
     for (player, name) in rules.player_names.iter().enumerate() {
@@ -61,10 +63,21 @@ pub fn diagram(position: &mut Position<'_>) -> String {
             out.push_str(&format!("in hand, {name}: {}\n", held.join(", ")));
         }
     }
-    if rules.players() == 2 {
-        out.push_str(&format!("fen: {}\n", super::fen::write(position)));
-    }
+    out.push_str(&format!("fen: {}\n", super::fen::write(position)));
     out
+}
+
+/// The players who have left the game, if any.
+fn out_line(position: &Position<'_>) -> String {
+    let rules = position.rules;
+    let out: Vec<&str> = (0..rules.players())
+        .filter(|p| position.alive & (1 << p) == 0)
+        .map(|p| rules.player_names[p].as_str())
+        .collect();
+    match out.is_empty() {
+        true => String::new(),
+        false => format!("out of the game: {}\n", out.join(", ")),
+    }
 }
 
 /// The phase, each player's turns until their next periodic turn, and the pie swap.

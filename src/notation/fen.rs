@@ -4,6 +4,16 @@
 //! brackets after the board, then side to move, castling (`KQkq`), en passant, the half-move
 //! clock and the move number. On boards with holes, each rank lists only its squares.
 //!
+//! With more than two players, each piece is written with its player's colour letter (the
+//! first letter of the player's name, in lower case) before the piece letter: `rK`, `bQ`,
+//! `y+R`. After the board come the player to move (`r`), the players still in the game
+//! (`rbyg`), castling rights (`rKbQ`, or `-`), en passant (the square passed and the square of
+//! the piece that passed it, `f5f6`, or `-`), the half-move clock and the move number.
+//!
+//! A promoted piece that goes to hand as what it was is written `+X` (X being what it was)
+//! when several kinds promote to the same piece, so that each can be told apart: a Queen that
+//! was a Rook is `+R`.
+//!
 //! Games played in phases add words after the move number, so that any position can be
 //! written and read back: `phase=NAME` (the phase being played; `-` once the last has
 //! ended), `turns=N,N` (each player's turns played in that phase, which periodic turns
@@ -20,21 +30,37 @@ pub fn write(position: &mut Position<'_>) -> String {
     let mut out = board_text(position);
     if has_hands(rules) {
         out.push('[');
-        for player in 0..2 {
+        for player in 0..rules.players() {
             for (kind, info) in rules.kinds.iter().enumerate() {
                 let count = position.hands[position.hand_slot(player, kind)];
-                out.push_str(&cased(&info.letter, player).repeat(count as usize));
+                out.push_str(&written(rules, &info.letter, player).repeat(count as usize));
             }
         }
         out.push(']');
     }
-    out.push_str(if position.to_move == 0 { " w " } else { " b " });
+    out.push(' ');
+    if coloured(rules) {
+        out.push(colour(rules, position.to_move));
+        out.push(' ');
+        out.extend(
+            (0..rules.players())
+                .filter(|p| position.alive & (1 << p) != 0)
+                .map(|p| colour(rules, p)),
+        );
+    } else {
+        out.push(if position.to_move == 0 { 'w' } else { 'b' });
+    }
+    out.push(' ');
     out.push_str(&castling_text(position));
     out.push(' ');
     // The square is open only when some piece could take it, as Fairy-Stockfish shows it.
     match position.ep != NO_SQUARE {
         true => out.push_str(&rules.geometry.name(position.ep)),
         false => out.push('-'),
+    }
+    // Who passed it is not known from the turn order alone when players leave the game.
+    if coloured(rules) && position.ep != NO_SQUARE {
+        out.push_str(&rules.geometry.name(position.ep_victim));
     }
     out.push_str(&format!(" {} {}", position.halfmove, position.fullmove));
     for word in state_words(position) {
@@ -164,13 +190,30 @@ fn has_hands(rules: &Ruleset) -> bool {
     rules.capture_to_hand || rules.start_hands.iter().any(|&n| n > 0)
 }
 
-/// A piece letter as written for its player: capitals for the first, lower case for the second.
-pub(super) fn cased(letter: &str, player: usize) -> String {
-    if player == 0 {
-        letter.to_uppercase()
-    } else {
-        letter.to_lowercase()
+/// A piece letter as written for its player: with two players, capitals for the first and
+/// lower case for the second; with more, the player's colour letter before the capital.
+pub(super) fn written(rules: &Ruleset, letter: &str, player: usize) -> String {
+    match (coloured(rules), player) {
+        (true, _) => format!("{}{}", colour(rules, player), letter.to_uppercase()),
+        (false, 0) => letter.to_uppercase(),
+        (false, _) => letter.to_lowercase(),
     }
+}
+
+/// Whether pieces are written with a colour letter: games of more than two players.
+fn coloured(rules: &Ruleset) -> bool {
+    rules.players() > 2
+}
+
+/// The letter naming a player in positions of more than two players.
+pub(super) fn colour(rules: &Ruleset, player: usize) -> char {
+    let name = &rules.player_names[player];
+    name.chars().next().map_or('?', |c| c.to_ascii_lowercase())
+}
+
+/// The player a colour letter names.
+fn player_of(rules: &Ruleset, letter: u8) -> Option<usize> {
+    (0..rules.players()).find(|&p| colour(rules, p) == letter as char)
 }
 
 fn board_text(position: &Position<'_>) -> String {
@@ -210,46 +253,44 @@ fn piece_text(rules: &Ruleset, code: Code) -> String {
     }
     let (kind, player) = rules.split(code);
     let info = &rules.kinds[kind];
-    let mut text = cased(&info.letter, player);
-    if info.promoted && !info.letter.starts_with('+') && rules.capture_to_hand {
-        text.push('~');
+    if !info.promoted || info.letter.starts_with('+') || !rules.capture_to_hand {
+        return written(rules, &info.letter, player);
     }
-    text
+    let alike = rules
+        .kinds
+        .iter()
+        .filter(|k| k.promoted && k.letter == info.letter)
+        .count();
+    if alike == 1 {
+        return written(rules, &info.letter, player) + "~";
+    }
+    // Several kinds promote to this piece: name it by what it was.
+    let origin = &rules.kinds[info.demotes_to as usize].letter;
+    written(rules, &format!("+{origin}"), player)
 }
 
 fn castling_text(position: &Position<'_>) -> String {
-    let mut rights: Vec<(usize, bool, char)> = position
+    let mut rights: Vec<(usize, bool, String)> = position
         .rules
         .castles
         .iter()
         .enumerate()
         .filter(|(bit, _)| position.castling & (1 << bit) != 0)
         .map(|(_, right)| {
-            let letter = if right.kingside { 'K' } else { 'Q' };
-            let letter = if right.player == 0 {
-                letter
-            } else {
-                letter.to_ascii_lowercase()
-            };
-            (right.player, !right.kingside, letter)
+            let letter = if right.kingside { "K" } else { "Q" };
+            let text = written(position.rules, letter, right.player);
+            (right.player, !right.kingside, text)
         })
         .collect();
     rights.sort();
     match rights.is_empty() {
         true => "-".to_string(),
-        false => rights.into_iter().map(|(_, _, c)| c).collect(),
+        false => rights.into_iter().map(|(_, _, text)| text).collect(),
     }
 }
 
 /// Reads a FEN position for the rule file's game.
 pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, NotationError> {
-    if rules.players() != 2 {
-        return Err(NotationError::new(
-            "positions of games with more than two players cannot be written as FEN yet",
-            0,
-            text.len(),
-        ));
-    }
     let (state, fields): (Vec<Located<'_>>, Vec<Located<'_>>) = fields(text)
         .into_iter()
         .partition(|(_, w)| is_state_word(w));
@@ -266,20 +307,20 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
         read_hands(&mut position, hands, start)?;
     }
     let mut rest = fields[1..].iter().copied();
-    let (side_start, side) = rest
+    let side = rest
         .next()
         .ok_or_else(|| NotationError::new("the side to move is missing", text.len(), text.len()))?;
-    position.to_move = match side {
-        "w" => 0,
-        "b" => 1,
-        _ => {
-            return Err(NotationError::new(
-                "the side to move is `w` or `b`",
-                side_start,
-                side_start + side.len(),
-            ));
-        }
-    };
+    read_side(&mut position, side)?;
+    if coloured(rules) {
+        let players_in = rest.next().ok_or_else(|| {
+            NotationError::new(
+                "the players still in the game are missing (their colour letters, such as `rbyg`)",
+                text.len(),
+                text.len(),
+            )
+        })?;
+        read_players_in(&mut position, players_in)?;
+    }
     let rest: Vec<(usize, &str)> = rest.collect();
     // Shogi-style positions give only the clocks after the side to move.
     let numeric = rest
@@ -293,8 +334,9 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
     if let Some(&(start, castling)) = flags.first() {
         read_castling(&mut position, castling, start)?;
     }
+    let mut passed = (NO_SQUARE, NO_SQUARE);
     if let Some(&(start, ep)) = flags.get(1) {
-        read_ep(&mut position, ep, start)?;
+        passed = read_ep(&mut position, ep, start)?;
     }
     read_clocks(&mut position, clocks, text.len())?;
     read_state(&mut position, &state)?;
@@ -304,7 +346,88 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
         *unmoved = code != EMPTY && code == rules.start_board[sq];
     }
     position.refresh();
+    position.begin_turn(passed.0, passed.1);
     Ok(position)
+}
+
+/// The player to move: `w` or `b` with two players, a colour letter with more.
+fn read_side(position: &mut Position<'_>, (start, side): Located<'_>) -> Result<(), NotationError> {
+    let rules = position.rules;
+    let player = match (coloured(rules), side) {
+        (false, "w") => Some(0),
+        (false, "b") => Some(1),
+        (true, _) if side.len() == 1 => player_of(rules, side.as_bytes()[0]),
+        _ => None,
+    };
+    position.to_move = player.ok_or_else(|| {
+        let expected = match coloured(rules) {
+            true => format!("one of the colour letters {}", colour_letters(rules)),
+            false => "`w` or `b`".to_string(),
+        };
+        NotationError::new(
+            format!("the side to move is {expected}"),
+            start,
+            start + side.len(),
+        )
+    })?;
+    Ok(())
+}
+
+/// Every colour letter, in turn order.
+fn colour_letters(rules: &Ruleset) -> String {
+    (0..rules.players()).map(|p| colour(rules, p)).collect()
+}
+
+/// The players still in the game, by colour letter; the player to move must be one, and the
+/// others may have nothing left on the board or in hand.
+fn read_players_in(
+    position: &mut Position<'_>,
+    (start, text): Located<'_>,
+) -> Result<(), NotationError> {
+    let rules = position.rules;
+    let mut alive = 0u32;
+    for (i, c) in text.char_indices() {
+        let error = |m: String| NotationError::new(m, start + i, start + i + c.len_utf8());
+        let player = u8::try_from(c)
+            .ok()
+            .and_then(|b| player_of(rules, b))
+            .ok_or_else(|| {
+                error(format!(
+                    "`{c}` names no player: the players are {}",
+                    colour_letters(rules)
+                ))
+            })?;
+        if alive & (1 << player) != 0 {
+            return Err(error(format!("`{c}` is given twice")));
+        }
+        alive |= 1 << player;
+    }
+    let error = |m: String| NotationError::new(m, start, start + text.len());
+    if alive & (1 << position.to_move) == 0 {
+        return Err(error(format!(
+            "{}, the player to move, must be in the game",
+            rules.player_names[position.to_move]
+        )));
+    }
+    for player in (0..rules.players()).filter(|p| alive & (1 << p) == 0) {
+        let on_board = position
+            .board
+            .iter()
+            .any(|&c| position.piece(c).is_some_and(|(_, p)| p == player));
+        let kinds = rules.kinds.len();
+        let in_hand = position.hands[player * kinds..(player + 1) * kinds]
+            .iter()
+            .any(|&n| n > 0);
+        if on_board || in_hand {
+            return Err(error(format!(
+                "{} is out of the game, yet has pieces {}",
+                rules.player_names[player],
+                if on_board { "on the board" } else { "in hand" }
+            )));
+        }
+    }
+    position.alive = alive;
+    Ok(())
 }
 
 fn fields(text: &str) -> Vec<(usize, &str)> {
@@ -418,53 +541,111 @@ fn rank_codes(rules: &Ruleset, text: &str, offset: usize) -> Result<Vec<Code>, N
             i += 1;
             continue;
         }
-        let plus = bytes[i] == b'+';
-        i += usize::from(plus);
-        let Some(&letter) = bytes.get(i).filter(|b| b.is_ascii_alphabetic()) else {
-            let end = (start + 1).min(text.len()).max(i + 1).min(text.len());
-            return Err(NotationError::new(
-                "expected a piece letter, a digit or `*`",
-                offset + start,
-                offset + end,
-            ));
-        };
-        i += 1;
-        let marked = bytes.get(i) == Some(&b'~');
-        i += usize::from(marked);
-        let code = piece_code(rules, letter, plus, marked).ok_or_else(|| {
-            NotationError::new(
-                format!("no piece is written `{}`", &text[start..i]),
-                offset + start,
-                offset + i,
-            )
-        })?;
+        let token = read_token(rules, text, i);
+        i = token.end;
+        let code = token
+            .letter
+            .and_then(|letter| piece_code(rules, letter, token.player, token.plus, token.marked))
+            .ok_or_else(|| {
+                let message = match token.letter {
+                    Some(_) => format!("no piece is written `{}`", &text[start..i]),
+                    None => format!("expected {}, a digit or `*`", piece_form(rules)),
+                };
+                NotationError::new(message, offset + start, offset + i)
+            })?;
         codes.push(code);
     }
     Ok(codes)
 }
 
-/// The code of a written piece: upper case for the first player, lower for the second.
-fn piece_code(rules: &Ruleset, letter: u8, plus: bool, marked: bool) -> Option<Code> {
-    let player = usize::from(letter.is_ascii_lowercase());
-    let wanted = format!(
-        "{}{}",
-        if plus { "+" } else { "" },
-        letter.to_ascii_uppercase() as char
-    );
-    let mut candidates = rules
-        .kinds
-        .iter()
-        .enumerate()
-        .filter(|(_, k)| k.letter == wanted);
-    let kind = if plus || marked {
-        // A promoted piece: prefer the kind that remembers what it was promoted from.
-        let all: Vec<_> = candidates.collect();
-        all.iter()
-            .find(|(_, k)| k.promoted)
-            .or(all.first())
-            .map(|(i, _)| *i)?
+/// One written piece: its player, `+`, its letter (upper case) and `~`, and where it ends.
+struct Token {
+    player: usize,
+    plus: bool,
+    letter: Option<u8>,
+    marked: bool,
+    end: usize,
+}
+
+/// Reads the piece written at `text[at..]`: with two players the letter's case gives the
+/// player, with more a colour letter comes first. Without a letter, `end` is past the first
+/// character that cannot be read.
+fn read_token(rules: &Ruleset, text: &str, at: usize) -> Token {
+    let bytes = text.as_bytes();
+    let unreadable = |i: usize| Token {
+        player: 0,
+        plus: false,
+        letter: None,
+        marked: false,
+        end: text.ceil_char_boundary(i + 1),
+    };
+    let mut i = at;
+    let mut player = None;
+    if coloured(rules) {
+        match bytes.get(i).and_then(|&b| player_of(rules, b)) {
+            Some(p) => player = Some(p),
+            None => return unreadable(i),
+        }
+        i += 1;
+    }
+    let plus = bytes.get(i) == Some(&b'+');
+    i += usize::from(plus);
+    let Some(letter) = bytes.get(i).copied().filter(u8::is_ascii_alphabetic) else {
+        return unreadable(i);
+    };
+    i += 1;
+    let marked = bytes.get(i) == Some(&b'~');
+    Token {
+        player: player.unwrap_or(usize::from(letter.is_ascii_lowercase())),
+        plus,
+        letter: Some(letter.to_ascii_uppercase()),
+        marked,
+        end: i + usize::from(marked),
+    }
+}
+
+/// How a piece is written, for messages.
+fn piece_form(rules: &Ruleset) -> String {
+    match coloured(rules) {
+        true => format!(
+            "a piece (a colour letter of {} and a piece letter, such as `{}`)",
+            colour_letters(rules),
+            written(rules, &rules.kinds[0].letter, 0)
+        ),
+        false => "a piece letter".to_string(),
+    }
+}
+
+/// The code of a written piece. `+X` is a kind lettered so, or a piece promoted from X;
+/// `X~` a piece promoted to X.
+fn piece_code(
+    rules: &Ruleset,
+    letter: u8,
+    player: usize,
+    plus: bool,
+    marked: bool,
+) -> Option<Code> {
+    let letter = (letter as char).to_string();
+    let named = |wanted: &str| rules.kinds.iter().position(|k| k.letter == wanted);
+    let kind = if plus {
+        named(&format!("+{letter}")).or_else(|| {
+            rules
+                .kinds
+                .iter()
+                .position(|k| k.promoted && rules.kinds[k.demotes_to as usize].letter == letter)
+        })?
+    } else if marked {
+        let alike = |k: &crate::compile::Kind| k.letter == letter;
+        rules
+            .kinds
+            .iter()
+            .position(|k| alike(k) && k.promoted)
+            .or(named(&letter))?
     } else {
-        candidates.find(|(_, k)| !k.promoted).map(|(i, _)| i)?
+        rules
+            .kinds
+            .iter()
+            .position(|k| k.letter == letter && !k.promoted)?
     };
     Some(rules.code(kind, player))
 }
@@ -474,38 +655,26 @@ fn read_hands(position: &mut Position<'_>, text: &str, start: usize) -> Result<(
         return Ok(());
     }
     let rules = position.rules;
-    let bytes = text.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        let at = i;
-        let plus = bytes[i] == b'+';
-        i += usize::from(plus);
-        let letter = bytes.get(i).copied().filter(u8::is_ascii_alphabetic);
-        i += 1;
-        let end = text.ceil_char_boundary(i.min(text.len()));
-        let error = |message: String| NotationError::new(message, start + at, start + end);
-        let wanted = letter.map(|l| {
-            format!(
-                "{}{}",
-                if plus { "+" } else { "" },
-                l.to_ascii_uppercase() as char
-            )
-        });
-        let kind = wanted
-            .as_ref()
-            .and_then(|w| {
-                rules
-                    .kinds
-                    .iter()
-                    .position(|k| k.letter == *w && !k.promoted)
-            })
-            .ok_or_else(|| error(format!("no piece in hand is written `{}`", &text[at..end])))?;
-        let player = usize::from(letter.is_some_and(|l| l.is_ascii_lowercase()));
-        let slot = position.hand_slot(player, kind);
+    while i < text.len() {
+        let token = read_token(rules, text, i);
+        let error = |message: String| NotationError::new(message, start + i, start + token.end);
+        let kind = token
+            .letter
+            .and_then(|letter| piece_code(rules, letter, token.player, token.plus, false))
+            .map(|code| rules.split(code).0)
+            .filter(|&kind| !rules.kinds[kind].promoted && !token.marked)
+            .ok_or_else(|| {
+                error(format!(
+                    "no piece in hand is written `{}`",
+                    &text[i..token.end]
+                ))
+            })?;
+        let slot = position.hand_slot(token.player, kind);
         position.hands[slot] = position.hands[slot]
             .checked_add(1)
             .ok_or_else(|| error("at most 255 pieces of a kind can be in hand".to_string()))?;
-        i = end;
+        i = token.end;
     }
     Ok(())
 }
@@ -519,64 +688,104 @@ fn read_castling(
         return Ok(());
     }
     let rules = position.rules;
-    for (i, c) in text.char_indices() {
-        let at = (start + i, start + i + c.len_utf8());
-        let player = usize::from(c.is_ascii_lowercase());
-        let kingside = match c.to_ascii_uppercase() {
-            'K' => true,
-            'Q' => false,
+    let mut i = 0;
+    while i < text.len() {
+        let token = read_token(rules, text, i);
+        let written = &text[i..token.end];
+        let error = |m: String| NotationError::new(m, start + i, start + token.end);
+        let kingside = match token.letter {
+            Some(b'K') if !token.plus && !token.marked => true,
+            Some(b'Q') if !token.plus && !token.marked => false,
             _ => {
-                return Err(NotationError::new(
-                    format!("`{c}` is not a castling right (KQkq)"),
-                    at.0,
-                    at.1,
-                ));
+                let example = match coloured(rules) {
+                    true => "rK, rQ",
+                    false => "KQkq",
+                };
+                return Err(error(format!(
+                    "`{written}` is not a castling right ({example})"
+                )));
             }
         };
         let found = rules
             .castles
             .iter()
             .enumerate()
-            .find(|(_, r)| r.player == player && r.kingside == kingside);
+            .find(|(_, r)| r.player == token.player && r.kingside == kingside);
         let Some((bit, right)) = found else {
-            return Err(NotationError::new(
-                format!("this game has no castling right `{c}`"),
-                at.0,
-                at.1,
-            ));
+            return Err(error(format!(
+                "this game has no castling right `{written}`"
+            )));
         };
         let in_place = |sq: Sq| rules.start_board[sq as usize] == position.board[sq as usize];
         if !in_place(right.king_from) || !in_place(right.rook_from) {
-            return Err(NotationError::new(
-                format!("castling right `{c}` needs its pieces on their start squares"),
-                at.0,
-                at.1,
-            ));
+            return Err(error(format!(
+                "castling right `{written}` needs its pieces on their start squares"
+            )));
         }
         position.castling |= 1 << bit;
+        i = token.end;
     }
     Ok(())
 }
 
-fn read_ep(position: &mut Position<'_>, text: &str, start: usize) -> Result<(), NotationError> {
+/// Reads the en passant field; returns the square passed and the square of the piece that
+/// passed it, for the turn that starts.
+fn read_ep(
+    position: &mut Position<'_>,
+    text: &str,
+    start: usize,
+) -> Result<(Sq, Sq), NotationError> {
     if text == "-" {
-        return Ok(());
+        return Ok((NO_SQUARE, NO_SQUARE));
     }
     let rules = position.rules;
     let geometry = &rules.geometry;
     let error = |m: &str| NotationError::new(m, start, start + text.len());
-    let sq = geometry
-        .parse(text)
-        .ok_or_else(|| error("not a square of this board"))?;
-    // The piece that passed stands one step beyond, in the direction its owner moves.
-    let mover = (position.to_move + rules.players() - 1) % rules.players();
-    let (dx, dy) = crate::compile::pieces_forward(rules.forward[mover]);
-    let (f, r) = geometry.coords[sq as usize];
-    let victim = geometry.at(f as i32 + dx, r as i32 + dy);
-    let owner = (victim != NO_SQUARE)
-        .then(|| position.piece(position.board[victim as usize]))
-        .flatten();
-    if position.board[sq as usize] != EMPTY || owner.is_none_or(|(_, p)| p != mover) {
+    // A second square, where the piece that passed stands, starts at the second letter.
+    let split = text
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| c.is_ascii_alphabetic())
+        .map_or(text.len(), |(i, _)| i);
+    let square = |t: &str| {
+        geometry
+            .parse(t)
+            .ok_or_else(|| error("not a square of this board"))
+    };
+    let sq = square(&text[..split])?;
+    let given = (split < text.len())
+        .then(|| square(&text[split..]))
+        .transpose()?;
+    let owner = |victim: Sq| {
+        position
+            .piece(position.board[victim as usize])
+            .map(|(_, p)| p)
+    };
+    // Otherwise the piece stands one step beyond, in the direction its owner moves.
+    let beyond = |player: usize| {
+        let (dx, dy) = crate::compile::pieces_forward(rules.forward[player]);
+        let (f, r) = geometry.coords[sq as usize];
+        let victim = geometry.at(f as i32 + dx, r as i32 + dy);
+        (victim != NO_SQUARE && owner(victim) == Some(player)).then_some(victim)
+    };
+    let candidates: Vec<Sq> = match given {
+        Some(victim) => vec![victim],
+        None => (0..rules.players())
+            .filter(|&p| p != position.to_move && position.alive & (1 << p) != 0)
+            .filter_map(beyond)
+            .collect(),
+    };
+    let victim = match candidates[..] {
+        [victim] => victim,
+        [_, _, ..] => {
+            return Err(error(
+                "more than one piece could have passed this square: give its square too, as in `f5f6`",
+            ));
+        }
+        [] => return Err(error("no piece can have just passed this square")),
+    };
+    let passer = owner(victim);
+    if position.board[sq as usize] != EMPTY || passer.is_none_or(|p| p == position.to_move) {
         return Err(error("no piece can have just passed this square"));
     }
     // A square no piece can take is dropped, as after a move.
@@ -585,7 +794,7 @@ fn read_ep(position: &mut Position<'_>, text: &str, start: usize) -> Result<(), 
         position.ep_victim = victim;
         position.ep_player = position.to_move as u8;
     }
-    Ok(())
+    Ok((sq, victim))
 }
 
 fn read_clocks(

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use fairy::compile::{Ruleset, compile_text};
+use fairy::notation::{fen, moves};
 
 /// Every shipped rule file.
 pub const SHIPPED: [&str; 10] = [
@@ -19,9 +20,6 @@ pub const SHIPPED: [&str; 10] = [
     "yonin-bishogi",
 ];
 
-/// The shipped variants the engine plays: the first nine.
-pub const PLAYABLE: &[&str] = SHIPPED.split_at(9).0;
-
 /// The text of a shipped rule file by name (`chess`), or of a test variant by path
 /// (`tests/variants/x`).
 pub fn rule_text(name: &str) -> String {
@@ -36,4 +34,21 @@ pub fn rule_text(name: &str) -> String {
 /// The compiled rules of a shipped rule file or test variant, named as for [`rule_text`].
 pub fn ruleset(name: &str) -> Ruleset {
     compile_text(&rule_text(name)).unwrap_or_else(|e| panic!("{name} compiles: {e:?}"))
+}
+
+/// The position after `played`, its legal moves and its ending, as text.
+pub fn listing(rules: &Ruleset, position: &str, played: &str) -> String {
+    let mut position = fen::read(rules, position).expect("a valid position");
+    moves::play(&mut position, played).expect("legal moves");
+    let legal = moves::legal_texts(&mut position);
+    let status = match position.ending() {
+        Some(ending) => ending.describe(&rules.player_names),
+        None => format!("{} to move", rules.player_names[position.to_move]),
+    };
+    format!(
+        "{}\n{} legal moves:\n{}\n{status}\n",
+        fen::write(&mut position),
+        legal.len(),
+        legal.join(" ")
+    )
 }

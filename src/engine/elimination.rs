@@ -1,0 +1,137 @@
+//! The start of a turn in games of more than two players. There a `lose` rule does not end
+//! the game: it takes the player it holds for out, with their pieces on the board and in
+//! hand, and play goes on among the others until one is left.
+//!
+//! The rules are tried in file order for the player to move. `exposed` takes out every other
+//! player whose royal piece the player to move attacks, again until none is (an army taken
+//! off can open a line to another); any other `lose` rule that holds takes out the player to
+//! move, and the next player's turn starts over. A `win` or `draw` rule that holds stops
+//! here, and [`Position::ending`] reports it.
+
+use super::position::{Out, Position};
+use super::turn::Turn;
+use crate::compile::{EndCondition, NO_SQUARE, Outcome, Sq};
+
+impl Position<'_> {
+    /// Settles the start of the turn. `passed` is the square a piece passed on the turn just
+    /// made and `victim` where that piece stands: en passant belongs to whoever plays next.
+    pub(super) fn start_turn(&mut self, passed: Sq, victim: Sq) {
+        if !self.rules.eliminates {
+            return;
+        }
+        let first = self.to_move;
+        let moved = (victim != NO_SQUARE).then(|| self.board[victim as usize]);
+        while self.players_in() > 1 && self.take_out_losers() {}
+        if self.to_move != first {
+            self.close_en_passant();
+            let still_there = moved.is_some_and(|code| self.board[victim as usize] == code);
+            if passed != NO_SQUARE && still_there {
+                self.open_en_passant(passed, victim, self.to_move);
+            }
+        }
+    }
+
+    /// How many players are still in the game.
+    pub fn players_in(&self) -> u32 {
+        self.alive.count_ones()
+    }
+
+    /// Applies the end rules up to the last `lose` rule to the player to move; true when
+    /// that player was taken out and the turn passed on.
+    fn take_out_losers(&mut self) -> bool {
+        let rules = self.rules;
+        let Some(last) = rules.end.iter().rposition(|&(o, _)| o == Outcome::Lose) else {
+            return false;
+        };
+        let mut turns: Option<Vec<Turn>> = None;
+        let mut taken_out = false;
+        for (index, &(outcome, condition)) in rules.end[..=last].iter().enumerate() {
+            if (outcome, condition) == (Outcome::Lose, EndCondition::Exposed) {
+                self.take_out_exposed(index);
+                if self.players_in() <= 1 {
+                    break;
+                }
+                // The board changed: the player to move's turns are judged afresh.
+                if let Some(list) = turns.take() {
+                    self.scratch.push(list);
+                }
+                continue;
+            }
+            if !self.holds_lazily(condition, &mut turns) {
+                continue;
+            }
+            if outcome == Outcome::Lose {
+                let player = self.to_move;
+                self.take_out(player, index, player);
+                self.hand_on(player);
+                taken_out = true;
+            }
+            break;
+        }
+        if let Some(list) = turns {
+            self.scratch.push(list);
+        }
+        taken_out
+    }
+
+    /// Whether `condition` holds for the player to move, generating their legal turns the
+    /// first time a condition needs them.
+    fn holds_lazily(&mut self, condition: EndCondition, turns: &mut Option<Vec<Turn>>) -> bool {
+        if condition.needs_turns() && turns.is_none() {
+            let mut list = self.scratch.pop().unwrap_or_default();
+            self.generate_legal(&mut list);
+            *turns = Some(list);
+        }
+        self.holds(condition, turns.as_deref().unwrap_or_default())
+    }
+
+    /// Takes out every other player whose royal piece the player to move attacks, until no
+    /// player left is attacked.
+    fn take_out_exposed(&mut self, rule: usize) {
+        let mover = self.to_move;
+        loop {
+            let exposed = self.exposed_players(mover);
+            if exposed == 0 {
+                return;
+            }
+            for player in (0..self.rules.players()).filter(|p| exposed & (1 << p) != 0) {
+                self.take_out(player, rule, mover);
+            }
+        }
+    }
+
+    /// The other players still in whose royal piece `mover` attacks, as bits.
+    pub(super) fn exposed_players(&self, mover: usize) -> u32 {
+        (0..self.rules.players())
+            .filter(|&p| p != mover && self.alive & (1 << p) != 0)
+            .filter(|&p| self.royal_attacked_by(p, mover))
+            .fold(0, |bits, p| bits | 1 << p)
+    }
+
+    /// Removes `player` from the game: their pieces leave the board and their hand.
+    fn take_out(&mut self, player: usize, rule: usize, by: usize) {
+        for sq in 0..self.board.len() as Sq {
+            if self
+                .piece(self.board[sq as usize])
+                .is_some_and(|(_, owner)| owner == player)
+            {
+                self.clear_square(sq, player);
+            }
+        }
+        for kind in 0..self.rules.kinds.len() {
+            let slot = self.hand_slot(player, kind);
+            if self.hands[slot] > 0 {
+                self.set_hand(slot, 0);
+            }
+        }
+        let z = &self.rules.zobrist;
+        let alive = self.alive & !(1 << player);
+        self.hash ^= z.out(!self.alive) ^ z.out(!alive);
+        self.alive = alive;
+        self.last_out = Some(Out {
+            player: player as u8,
+            rule: rule as u8,
+            by: by as u8,
+        });
+    }
+}
