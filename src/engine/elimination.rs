@@ -23,6 +23,8 @@ impl Position<'_> {
         let moved = (victim != NO_SQUARE).then(|| self.board[victim as usize]);
         while self.players_in() > 1 && self.take_out_losers() {}
         if self.to_move != first {
+            // The turns generated for the player to move did not have this right yet.
+            self.forget_ready();
             self.close_en_passant();
             let still_there = moved.is_some_and(|code| self.board[victim as usize] == code);
             if passed != NO_SQUARE && still_there {
@@ -68,8 +70,11 @@ impl Position<'_> {
             }
             break;
         }
-        if let Some(list) = turns {
-            self.scratch.push(list);
+        match turns {
+            // Generated for the position as it stands: the turn's first generation uses them.
+            Some(list) if !taken_out => self.ready = Some((self.depth(), list)),
+            Some(list) => self.scratch.push(list),
+            None => {}
         }
         taken_out
     }

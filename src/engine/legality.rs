@@ -133,6 +133,27 @@ impl Position<'_> {
         }
     }
 
+    /// Keeps the square open to en passant only if the player to move can take there legally:
+    /// a right that cannot be used does not make a position different. The legal turns found
+    /// serve the turn's first generation.
+    pub(super) fn confirm_en_passant(&mut self) {
+        if self.ep == NO_SQUARE {
+            return;
+        }
+        let mut turns = self.scratch.pop().unwrap_or_default();
+        self.generate_legal(&mut turns);
+        let victim = self.ep_victim;
+        let usable = turns.iter().any(|turn| {
+            turn.parts()
+                .iter()
+                .any(|p| p.kind == PartKind::Take && p.from == victim)
+        });
+        if !usable {
+            self.close_en_passant();
+        }
+        self.ready = Some((self.depth(), turns));
+    }
+
     /// Whether the player to move is in check.
     pub fn in_check(&self) -> bool {
         self.royal_in_danger(self.to_move)

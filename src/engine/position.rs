@@ -100,6 +100,9 @@ pub struct Position<'r> {
     journal: Vec<Change>,
     /// Move lists reused by the turn programs' steps.
     pub(super) scratch: Vec<Vec<Turn>>,
+    /// The legal turns of the player to move, when the start of the turn already generated
+    /// them, with the depth of made turns they belong to.
+    pub(super) ready: Option<(usize, Vec<Turn>)>,
 }
 
 impl<'r> Position<'r> {
@@ -131,6 +134,7 @@ impl<'r> Position<'r> {
             undo: Vec::with_capacity(64),
             journal: Vec::with_capacity(256),
             scratch: Vec::new(),
+            ready: None,
         };
         position.to_move = position.enter_phase(0, 0);
         position.journal.clear();
@@ -142,12 +146,15 @@ impl<'r> Position<'r> {
     /// Starts the turn of a position just set up, as if `passed` had just been passed by the
     /// piece now on `victim` (`NO_SQUARE` for none). Nothing of it can be unmade.
     pub fn begin_turn(&mut self, passed: Sq, victim: Sq) {
+        self.forget_ready();
         self.start_turn(passed, victim);
+        self.confirm_en_passant();
         self.journal.clear();
     }
 
     /// Recomputes what is derived from the rest: royal squares and the hash.
     pub fn refresh(&mut self) {
+        self.forget_ready();
         self.royals = [NO_SQUARE; MAX_TRACKED];
         let mut counts = vec![0usize; self.rules.players()];
         for (sq, &code) in self.board.iter().enumerate() {
@@ -440,11 +447,13 @@ impl<'r> Position<'r> {
             let victim = turn.last_move().map_or(NO_SQUARE, |m| m.to);
             self.start_turn(turn.passed, victim);
         }
+        self.confirm_en_passant();
     }
 
     /// Makes a turn of `mover`, who need not be the player to move (to test a turn of
     /// another player for legality, say).
     pub(super) fn make_as(&mut self, turn: &Turn, mover: usize) {
+        self.forget_ready();
         self.undo.push(Undo {
             journal: self.journal.len() as u32,
             hash: self.hash,
@@ -494,6 +503,14 @@ impl<'r> Position<'r> {
             && let Some(moved) = turn.last_move()
         {
             self.open_en_passant(turn.passed, moved.to, next);
+        }
+    }
+
+    /// Drops the turns the start of the turn generated, once the position changes.
+    #[inline]
+    pub(super) fn forget_ready(&mut self) {
+        if let Some((_, list)) = self.ready.take() {
+            self.scratch.push(list);
         }
     }
 
@@ -607,6 +624,7 @@ impl<'r> Position<'r> {
     }
 
     pub fn unmake(&mut self) {
+        self.forget_ready();
         let undo = self.undo.pop().expect("unmake follows make");
         self.rewind(Mark {
             journal: undo.journal as usize,
@@ -637,6 +655,11 @@ impl<'r> Position<'r> {
                 let from = self.rules.geometry.step(vector, sq);
                 from != NO_SQUARE && bits[self.board[from as usize] as usize] & kinds != 0
             })
+    }
+
+    /// How many made turns can be unmade.
+    pub(super) fn depth(&self) -> usize {
+        self.undo.len()
     }
 
     /// The hashes of the positions before each made turn, oldest first.

@@ -50,6 +50,16 @@ impl<'r> Position<'r> {
 
     /// Every legal turn of the player to move, whether or not the game has ended.
     pub(super) fn generate_legal(&mut self, out: &mut Vec<Turn>) {
+        if let Some((depth, mut ready)) = self.ready.take() {
+            let fresh = depth == self.depth();
+            if fresh {
+                std::mem::swap(out, &mut ready);
+            }
+            self.scratch.push(ready);
+            if fresh {
+                return;
+            }
+        }
         self.ways(out);
         if self.rules.placement_then_move {
             self.merge_same_results(out);

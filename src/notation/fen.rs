@@ -53,7 +53,7 @@ pub fn write(position: &mut Position<'_>) -> String {
     out.push(' ');
     out.push_str(&castling_text(position));
     out.push(' ');
-    // The square is open only when some piece could take it, as Fairy-Stockfish shows it.
+    // The square is open only when the player to move can take there legally.
     match position.ep != NO_SQUARE {
         true => out.push_str(&rules.geometry.name(position.ep)),
         false => out.push('-'),
