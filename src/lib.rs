@@ -4,6 +4,7 @@
 //! tree; [`check`] resolves names and reports every mistake; later stages compile the checked
 //! tree into tables and run games on them.
 
+pub mod ai;
 pub mod check;
 pub mod cli;
 pub mod compile;

@@ -186,6 +186,21 @@ pub enum EndCondition {
 }
 
 impl EndCondition {
+    /// The condition's keyword, as rule files write it.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            EndCondition::Checkmated => "checkmated",
+            EndCondition::Stalemated => "stalemated",
+            EndCondition::NoMoves => "no-moves",
+            EndCondition::Extinct => "extinct",
+            EndCondition::Repeated(_) => "repeated",
+            EndCondition::Quiet(..) => "quiet plies",
+            EndCondition::RoyalCaptured => "royal-captured",
+            EndCondition::Immobilized(_) => "immobilized",
+            EndCondition::Exposed => "exposed",
+        }
+    }
+
     /// Whether judging the condition needs the legal turns of the player to move.
     pub fn needs_turns(self) -> bool {
         matches!(

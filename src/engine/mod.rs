@@ -9,6 +9,7 @@ pub mod outcome;
 pub mod perft;
 mod pins;
 pub mod position;
+mod probe;
 mod steps;
 pub mod turn;
 

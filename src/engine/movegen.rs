@@ -165,7 +165,14 @@ impl Position<'_> {
         false
     }
 
-    fn piece_turns(&self, from: Sq, code: Code, player: usize, base: &Turn, out: &mut Vec<Turn>) {
+    pub(super) fn piece_turns(
+        &self,
+        from: Sq,
+        code: Code,
+        player: usize,
+        base: &Turn,
+        out: &mut Vec<Turn>,
+    ) {
         let start = out.len();
         let moving = Moving {
             player,

@@ -11,9 +11,17 @@ use crate::compile::{EndCondition, Outcome};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
     /// The players whose bits are set win.
-    Win { players: u32, reason: String },
+    Win {
+        players: u32,
+        reason: String,
+        cause: &'static str,
+    },
     /// The players whose bits are set share a draw.
-    Draw { players: u32, reason: String },
+    Draw {
+        players: u32,
+        reason: String,
+        cause: &'static str,
+    },
 }
 
 impl<'r> Position<'r> {
@@ -29,12 +37,15 @@ impl<'r> Position<'r> {
     /// The ending, given the legal turns of the player to move.
     pub(super) fn ending_given(&mut self, turns: &[Turn]) -> Option<Ending> {
         if self.current_phase().is_none() {
-            return Some(self.draw("the last phase of the game has ended".to_string()));
+            let reason = "the last phase of the game has ended".to_string();
+            return Some(self.draw(reason, "last phase ended"));
         }
         if self.rules.eliminates && self.players_in() <= 1 {
+            let (reason, cause) = self.last_out_reason();
             return Some(Ending::Win {
                 players: self.alive,
-                reason: self.last_out_reason(),
+                reason,
+                cause,
             });
         }
         let rules = self.rules;
@@ -48,10 +59,11 @@ impl<'r> Position<'r> {
             }
         }
         turns.is_empty().then(|| {
-            self.draw(format!(
+            let reason = format!(
                 "{} has no move, and no end rule decides this",
                 rules.player_names[self.to_move]
-            ))
+            );
+            self.draw(reason, "no move, undecided")
         })
     }
 
@@ -106,14 +118,18 @@ impl<'r> Position<'r> {
         }
     }
 
-    /// How the last player taken out left the game.
-    fn last_out_reason(&self) -> String {
+    /// How the last player taken out left the game, and the keyword of the rule.
+    fn last_out_reason(&self) -> (String, &'static str) {
         match self.last_out {
             Some(out) => {
                 let condition = self.rules.end[out.rule as usize].1;
-                self.reason(condition, out.player as usize, out.by as usize)
+                let reason = self.reason(condition, out.player as usize, out.by as usize);
+                (reason, condition.keyword())
             }
-            None => "every other player is out of the game".to_string(),
+            None => (
+                "every other player is out of the game".to_string(),
+                "others out",
+            ),
         }
     }
 
@@ -129,24 +145,28 @@ impl<'r> Position<'r> {
             _ => (1 << mover, mover),
         };
         let reason = self.reason(condition, subject, mover);
+        let cause = condition.keyword();
         match outcome {
             Outcome::Win => Ending::Win {
                 players: subjects,
                 reason,
+                cause,
             },
             Outcome::Lose => Ending::Win {
                 players: self.alive & !subjects,
                 reason,
+                cause,
             },
-            Outcome::Draw => self.draw(reason),
+            Outcome::Draw => self.draw(reason, cause),
         }
     }
 
     /// A draw shared by the players still in.
-    fn draw(&self, reason: String) -> Ending {
+    fn draw(&self, reason: String, cause: &'static str) -> Ending {
         Ending::Draw {
             players: self.alive,
             reason,
+            cause,
         }
     }
 
@@ -198,6 +218,20 @@ impl<'r> Position<'r> {
 }
 
 impl Ending {
+    /// The keyword of the end rule (or other cause) that ended the game.
+    pub fn cause(&self) -> &'static str {
+        match self {
+            Ending::Win { cause, .. } | Ending::Draw { cause, .. } => cause,
+        }
+    }
+
+    /// The players who won, or who share the draw.
+    pub fn players(&self) -> u32 {
+        match self {
+            Ending::Win { players, .. } | Ending::Draw { players, .. } => *players,
+        }
+    }
+
     pub fn describe(&self, names: &[String]) -> String {
         let named = |players: u32| {
             let chosen: Vec<&str> = names
@@ -212,7 +246,9 @@ impl Ending {
             }
         };
         match self {
-            Ending::Win { players, reason } => {
+            Ending::Win {
+                players, reason, ..
+            } => {
                 let verb = if players.count_ones() == 1 {
                     "wins"
                 } else {
@@ -221,7 +257,9 @@ impl Ending {
                 format!("{} {verb}: {reason}", named(*players))
             }
             // With more than two players, the draw is shared by those still in.
-            Ending::Draw { players, reason } if names.len() > 2 => {
+            Ending::Draw {
+                players, reason, ..
+            } if names.len() > 2 => {
                 format!("draw among {}: {reason}", named(*players))
             }
             Ending::Draw { reason, .. } => format!("draw: {reason}"),

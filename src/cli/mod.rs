@@ -53,7 +53,14 @@ enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
     },
+    /// Play a game at the terminal against the computer, or watch it play.
+    Play(play::PlayArgs),
+    /// Play the computer against itself many times, and report how the seats fare.
+    Selfplay(selfplay::SelfplayArgs),
 }
+
+mod play;
+mod selfplay;
 
 #[derive(Args)]
 struct PositionArgs {
@@ -63,17 +70,18 @@ struct PositionArgs {
     /// A position in the game's notation; the start position without it.
     #[arg(long, value_name = "POS")]
     fen: Option<String>,
-    /// Moves to play first, separated by spaces, each checked for legality.
+    /// Moves to play first, separated by spaces, each checked for legality; `@FILE` reads
+    /// them from a game record.
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     moves: Option<String>,
 }
 
 /// A command's failure, already reported on standard error.
-struct Reported;
+pub(crate) struct Reported;
 
 /// Writes to standard output. A reader that has gone away (`fairy moves ... | head -1`) ends the
 /// command quietly; any other write error ends it with a one-line error and exit code 1.
-fn emit(text: &str) {
+pub(crate) fn emit(text: &str) {
     use std::io::Write;
     if let Err(error) = std::io::stdout().lock().write_all(text.as_bytes()) {
         if error.kind() == std::io::ErrorKind::BrokenPipe {
@@ -91,7 +99,7 @@ macro_rules! complain {
         let _ = writeln!(std::io::stderr().lock(), $($arg)*);
     }};
 }
-use complain;
+pub(crate) use complain;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -122,6 +130,8 @@ pub fn main() -> ExitCode {
             Ok(())
         }),
         Command::Test { files } => run_tests(&files),
+        Command::Play(args) => play::play(&args),
+        Command::Selfplay(args) => selfplay::selfplay(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -179,7 +189,7 @@ fn report_problems(source: &source::Source, problems: Vec<Problem>) {
 }
 
 /// Loads and compiles a rule file, reporting why not when it cannot be played.
-fn load_rules(path: &str) -> Result<Ruleset, Reported> {
+pub(crate) fn load_rules(path: &str) -> Result<Ruleset, Reported> {
     let source = read_source(path)?;
     match compile::compile_text(&source.text) {
         Ok(rules) => Ok(rules),
@@ -200,14 +210,37 @@ fn with_position(
     action: impl FnOnce(&mut Position<'_>) -> Result<(), Reported>,
 ) -> Result<(), Reported> {
     let rules = load_rules(&args.file)?;
-    let mut position = match &args.fen {
-        Some(text) => fen::read(&rules, text).map_err(|e| report_notation("--fen", text, e))?,
-        None => Position::start(&rules),
-    };
+    let mut position = start_position(&rules, args.fen.as_deref())?;
     if let Some(list) = &args.moves {
-        moves::play(&mut position, list).map_err(|e| report_notation("--moves", list, e))?;
+        let list = moves_text(list)?;
+        moves::play(&mut position, &list).map_err(|e| report_notation("--moves", &list, e))?;
     }
     action(&mut position)
+}
+
+/// The position `--fen` gives, or the start position.
+fn start_position<'r>(rules: &'r Ruleset, text: Option<&str>) -> Result<Position<'r>, Reported> {
+    match text {
+        Some(text) => fen::read(rules, text).map_err(|e| report_notation("--fen", text, e)),
+        None => Ok(Position::start(rules)),
+    }
+}
+
+/// The moves of `--moves`: the text itself, or with `@FILE` the lines of a game record that
+/// are not comments (`#`).
+fn moves_text(argument: &str) -> Result<String, Reported> {
+    let Some(path) = argument.strip_prefix('@') else {
+        return Ok(argument.to_string());
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        complain!("error: --moves: cannot read {path}: {e}");
+        Reported
+    })?;
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .collect();
+    Ok(lines.join(" "))
 }
 
 fn report_notation(name: &str, text: &str, error: NotationError) -> Reported {

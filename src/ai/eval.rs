@@ -1,0 +1,137 @@
+//! An evaluation derived from the rule file alone. A piece is worth what it reaches: each
+//! kind's value is its average number of moves over the squares of an otherwise empty board,
+//! and each square adds what the piece reaches from there beyond that average. Pieces in hand
+//! count at their value. The file's own endings shape the rest: where having no moves or no
+//! pieces wins, material is a burden; where a piece must not be immobilized, its freedom is
+//! counted; a royal piece attacked by the next player costs.
+
+use crate::compile::{BLOCKED, EMPTY, EndCondition, Outcome, Ruleset, Sq};
+use crate::engine::{Position, Turn};
+
+/// Worth of one move of average reach, and of one more move from a square.
+const PER_MOVE: i32 = 25;
+const PER_SQUARE_MOVE: i32 = 4;
+/// The worth of a piece that reaches nothing (a piece still counts for something).
+const BASE: i32 = 50;
+const CHECKED: i32 = 60;
+const PER_FREE_MOVE: i32 = 20;
+
+pub struct Evaluator {
+    /// `table[(kind * players + player) * squares + sq]`: the piece's worth on that square.
+    table: Vec<i32>,
+    /// The worth of a kind in hand.
+    in_hand: Vec<i32>,
+    /// The worth of each kind, for ordering captures.
+    pub values: Vec<i32>,
+    /// -1 where having fewer pieces wins.
+    sign: i32,
+    /// Kinds whose immobility loses the game.
+    guarded: u64,
+    squares: usize,
+    players: usize,
+}
+
+impl Evaluator {
+    pub fn new(rules: &Ruleset) -> Self {
+        let players = rules.players();
+        let squares = rules.geometry.squares();
+        let kinds = rules.kinds.len();
+        let mut table = vec![0; kinds * players * squares];
+        let mut values = vec![0; kinds];
+        let mut empty = Position::start(rules);
+        for cell in empty.board.iter_mut().filter(|c| **c != BLOCKED) {
+            *cell = EMPTY;
+        }
+        for kind in 0..kinds {
+            for player in 0..players {
+                let reach: Vec<i32> = (0..squares)
+                    .map(|sq| alone(&mut empty, rules.code(kind, player), sq))
+                    .collect();
+                let average = reach.iter().sum::<i32>() / reach.len().max(1) as i32;
+                let value = match rules.kinds[kind].royal {
+                    true => 0,
+                    false => BASE + PER_MOVE * average,
+                };
+                if player == 0 {
+                    values[kind] = value;
+                }
+                for (sq, &r) in reach.iter().enumerate() {
+                    table[(kind * players + player) * squares + sq] =
+                        value + PER_SQUARE_MOVE * (r - average);
+                }
+            }
+        }
+        let in_hand = (0..kinds)
+            .map(|k| values[rules.kinds[k].demotes_to as usize])
+            .collect();
+        let burden = rules.end.iter().any(|&(outcome, condition)| {
+            outcome == Outcome::Win
+                && matches!(
+                    condition,
+                    EndCondition::NoMoves | EndCondition::Extinct | EndCondition::Stalemated
+                )
+        });
+        let guarded = rules
+            .end
+            .iter()
+            .filter(|(outcome, _)| *outcome == Outcome::Lose)
+            .fold(0, |bits, (_, condition)| match condition {
+                EndCondition::Immobilized(kinds) => bits | kinds,
+                _ => bits,
+            });
+        Evaluator {
+            table,
+            in_hand,
+            values,
+            sign: if burden { -1 } else { 1 },
+            guarded,
+            squares,
+            players,
+        }
+    }
+
+    /// The position's worth to `player`: their own minus the average of the others still in.
+    pub fn score(&self, position: &Position<'_>, player: usize, scratch: &mut Vec<Turn>) -> i32 {
+        let mut worth = vec![0i32; self.players];
+        let rules = position.rules;
+        for (sq, &code) in position.board.iter().enumerate() {
+            if let Some((kind, owner)) = position.piece(code) {
+                worth[owner] += self.table[(kind * self.players + owner) * self.squares + sq];
+            }
+        }
+        let kinds = rules.kinds.len();
+        for (slot, &count) in position.hands.iter().enumerate() {
+            worth[slot / kinds] += self.in_hand[slot % kinds] * i32::from(count);
+        }
+        for (p, w) in worth.iter_mut().enumerate() {
+            *w *= self.sign;
+            if self.guarded != 0 {
+                *w += PER_FREE_MOVE * position.mobility(p, self.guarded, scratch) as i32;
+            }
+        }
+        let mover = position.to_move;
+        if rules.has_royal() && position.in_check() {
+            worth[mover] -= CHECKED;
+        }
+        let others: Vec<i32> = (0..self.players)
+            .filter(|&p| p != player && position.alive & (1 << p) != 0)
+            .map(|p| worth[p])
+            .collect();
+        let against = match others.len() {
+            0 => 0,
+            n => others.iter().sum::<i32>() / n as i32,
+        };
+        worth[player] - against
+    }
+}
+
+/// How many moves the piece `code` makes from `sq` on the empty board.
+fn alone(position: &mut Position<'_>, code: u8, sq: usize) -> i32 {
+    if position.board[sq] == BLOCKED {
+        return 0;
+    }
+    position.board[sq] = code;
+    let reach = position.reach(sq as Sq);
+    position.board[sq] = EMPTY;
+    reach as i32
+}

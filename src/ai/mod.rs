@@ -1,0 +1,42 @@
+//! The computer player. It knows a game only through its compiled rules and the engine: an
+//! evaluation derived from the rule file ([`eval`]), a search that suits any number of
+//! players ([`search`]), and a random player to measure it against.
+
+pub mod eval;
+pub mod random;
+pub mod search;
+
+use crate::engine::{Position, Turn};
+use random::Random;
+use search::Searcher;
+use std::time::Duration;
+
+/// Who chooses a seat's turns.
+pub enum Player {
+    /// The search, thinking this long per turn.
+    Computer(Box<Searcher>, Duration),
+    /// A uniformly random legal turn.
+    Random(Random),
+}
+
+impl Player {
+    pub fn computer(rules: &crate::compile::Ruleset, think: Duration, seed: u64) -> Self {
+        Player::Computer(Box::new(Searcher::new(rules, seed)), think)
+    }
+
+    pub fn random(seed: u64) -> Self {
+        Player::Random(Random::new(seed))
+    }
+
+    /// A legal turn for the player to move, or `None` if the game is over.
+    pub fn choose(&mut self, position: &mut Position<'_>) -> Option<Turn> {
+        match self {
+            Player::Computer(searcher, think) => searcher.choose(position, *think).map(|c| c.turn),
+            Player::Random(random) => {
+                let mut turns = Vec::new();
+                position.legal_turns(&mut turns);
+                (!turns.is_empty()).then(|| turns[random.below(turns.len())])
+            }
+        }
+    }
+}

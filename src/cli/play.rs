@@ -1,0 +1,287 @@
+//! `fairy play`: a game at the terminal (or driven through standard input) between humans, the
+//! computer and a random player, seat by seat.
+
+use super::{Reported, emit, load_rules, moves_text, start_position};
+use crate::ai::Player;
+use crate::compile::Ruleset;
+use crate::engine::{Position, Turn};
+use crate::notation::{diagram, fen, moves};
+use clap::Args;
+use std::io::BufRead;
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The rule file of the game.
+    #[arg(value_name = "FILE")]
+    file: String,
+    /// Who plays a seat (numbered from 1 in turn order): `human`, `ai`, `ai:MS` (thinking MS
+    /// milliseconds a turn) or `random`. Seat 1 is human and the others the computer unless
+    /// given.
+    #[arg(long = "seat", value_name = "N=WHO", value_parser = parse_seat)]
+    seats: Vec<(usize, Seat)>,
+    /// How long the computer thinks per turn, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    think_ms: u64,
+    /// Seeds the computer's and the random player's choices: the same seed, the same game.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// A position to start from, in the game's notation.
+    #[arg(long, value_name = "POS")]
+    fen: Option<String>,
+    /// Moves to play first (or `@FILE`, a game record).
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    moves: Option<String>,
+    /// Write the game to FILE when it ends, as a record that `--moves @FILE` replays.
+    #[arg(long, value_name = "FILE")]
+    record: Option<String>,
+}
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Human,
+    Computer(Option<u64>),
+    Random,
+}
+
+fn parse_seat(text: &str) -> Result<(usize, Seat), String> {
+    let usage = "write a seat as N=human, N=ai, N=ai:MS or N=random (N from 1)";
+    let (number, who) = text.split_once('=').ok_or(usage)?;
+    let seat: usize = number.parse().map_err(|_| usage)?;
+    let kind = match who {
+        "human" => Seat::Human,
+        "ai" => Seat::Computer(None),
+        "random" => Seat::Random,
+        _ => match who.strip_prefix("ai:").map(str::parse) {
+            Some(Ok(ms)) => Seat::Computer(Some(ms)),
+            _ => return Err(usage.to_string()),
+        },
+    };
+    match seat {
+        0 => Err(usage.to_string()),
+        _ => Ok((seat - 1, kind)),
+    }
+}
+
+/// Each seat's player, from the arguments.
+fn seats_of(rules: &Ruleset, given: &[(usize, Seat)]) -> Result<Vec<Seat>, Reported> {
+    let players = rules.players();
+    let mut seats: Vec<Seat> = (0..players)
+        .map(|p| {
+            if p == 0 {
+                Seat::Human
+            } else {
+                Seat::Computer(None)
+            }
+        })
+        .collect();
+    for &(seat, kind) in given {
+        if seat >= players {
+            super::complain!("error: --seat {}: this game has {players} seats", seat + 1);
+            return Err(Reported);
+        }
+        seats[seat] = kind;
+    }
+    Ok(seats)
+}
+
+/// The program behind each seat that is not human.
+fn players_of(rules: &Ruleset, seats: &[Seat], think_ms: u64, seed: u64) -> Vec<Option<Player>> {
+    seats
+        .iter()
+        .enumerate()
+        .map(|(index, seat)| {
+            let seed = seed.wrapping_add(index as u64 * 0x1000_0001);
+            match *seat {
+                Seat::Human => None,
+                Seat::Random => Some(Player::random(seed)),
+                Seat::Computer(ms) => {
+                    let think = Duration::from_millis(ms.unwrap_or(think_ms));
+                    Some(Player::computer(rules, think, seed))
+                }
+            }
+        })
+        .collect()
+}
+
+const HELP: &str = "\
+Type a turn as `fairy moves` writes it (e2e4, e7e8q, P@e4, d1d5,d5h5), or:
+  moves        every legal turn
+  moves SQ     the legal turns starting on SQ (moves e2)
+  hint         the computer's choice for you
+  undo         take back your last turn (and the turns played since)
+  fen          the position in the game's notation
+  help         this list
+  quit         stop the game
+";
+
+pub fn play(args: &PlayArgs) -> Result<(), Reported> {
+    let rules = load_rules(&args.file)?;
+    let mut position = start_position(&rules, args.fen.as_deref())?;
+    let start = fen::write(&mut position);
+    let mut game = Game {
+        seats: seats_of(&rules, &args.seats)?,
+        players: Vec::new(),
+        played: Vec::new(),
+        hint: Player::computer(&rules, Duration::from_millis(args.think_ms), args.seed),
+    };
+    game.players = players_of(&rules, &game.seats, args.think_ms, args.seed);
+    if let Some(list) = &args.moves {
+        let list = moves_text(list)?;
+        for text in list.split_whitespace() {
+            let turn = moves::read(&mut position, text).map_err(|message| {
+                super::complain!("error: --moves: `{text}`: {message}");
+                Reported
+            })?;
+            game.make(&mut position, turn);
+        }
+    }
+    let mut input = std::io::stdin().lock().lines();
+    let stopped = game.run(&mut position, &mut input);
+    let result = match position.ending() {
+        Some(ending) => ending.describe(&rules.player_names),
+        None if stopped => "unfinished (stopped)".to_string(),
+        None => "unfinished".to_string(),
+    };
+    let texts: Vec<&str> = game.played.iter().map(|(_, _, t)| t.as_str()).collect();
+    emit(&format!(
+        "\nresult: {result}\nmoves: {}\nfen: {}\n",
+        texts.join(" "),
+        fen::write(&mut position)
+    ));
+    if let Some(path) = &args.record {
+        let record = format!(
+            "# fairy game record\n# rules: {}\n# start: {start}\n# result: {result}\n{}\n",
+            args.file,
+            texts.join(" ")
+        );
+        std::fs::write(path, record).map_err(|e| {
+            super::complain!("error: cannot write {path}: {e}");
+            Reported
+        })?;
+    }
+    Ok(())
+}
+
+struct Game {
+    seats: Vec<Seat>,
+    players: Vec<Option<Player>>,
+    /// Each turn played: who played it, the turn, its text.
+    played: Vec<(usize, Turn, String)>,
+    hint: Player,
+}
+
+impl Game {
+    fn make(&mut self, position: &mut Position<'_>, turn: Turn) {
+        let text = moves::write(position, &turn);
+        self.played.push((position.to_move, turn, text));
+        position.make(&turn);
+    }
+
+    /// Plays until the game ends or a human stops it; returns whether one did.
+    fn run(
+        &mut self,
+        position: &mut Position<'_>,
+        input: &mut impl Iterator<Item = std::io::Result<String>>,
+    ) -> bool {
+        let names = &position.rules.player_names;
+        while position.ending().is_none() {
+            emit(&format!("\n{}", diagram(position)));
+            if let Some((mover, _, text)) = self.played.last() {
+                emit(&format!("last turn: {} {text}\n", names[*mover]));
+            }
+            let mover = position.to_move;
+            let turn = match &mut self.players[mover] {
+                Some(player) => {
+                    let Some(turn) = player.choose(position) else {
+                        break;
+                    };
+                    emit(&format!(
+                        "{} plays {}\n",
+                        names[mover],
+                        moves::write(position, &turn)
+                    ));
+                    turn
+                }
+                None => match self.ask(position, input) {
+                    Some(turn) => turn,
+                    None => return true,
+                },
+            };
+            self.make(position, turn);
+        }
+        emit(&format!("\n{}", diagram(position)));
+        false
+    }
+
+    /// Reads the human's turn, answering commands on the way; `None` when they stop.
+    fn ask(
+        &mut self,
+        position: &mut Position<'_>,
+        input: &mut impl Iterator<Item = std::io::Result<String>>,
+    ) -> Option<Turn> {
+        loop {
+            let name = &position.rules.player_names[position.to_move];
+            emit(&format!("{name}> "));
+            let line = match input.next() {
+                Some(Ok(line)) => line,
+                _ => {
+                    emit("\n");
+                    return None;
+                }
+            };
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                [] => {}
+                ["quit"] => return None,
+                ["help"] => emit(HELP),
+                ["fen"] => emit(&format!("{}\n", fen::write(position))),
+                ["moves"] => emit(&listed(moves::legal_texts(position), "")),
+                ["moves", square] => emit(&listed(moves::legal_texts(position), square)),
+                ["hint"] => match self.hint.choose(position) {
+                    Some(turn) => emit(&format!("hint: {}\n", moves::write(position, &turn))),
+                    None => emit("no legal turn\n"),
+                },
+                ["undo"] => self.undo(position),
+                [text] => match moves::read(position, text) {
+                    Ok(turn) => return Some(turn),
+                    Err(message) => emit(&format!("{message}\n")),
+                },
+                _ => emit("type one turn, or `help`\n"),
+            }
+        }
+    }
+
+    /// Takes back the turns back to the last one a human played, that one included.
+    fn undo(&mut self, position: &mut Position<'_>) {
+        if !self
+            .played
+            .iter()
+            .any(|(p, ..)| self.seats[*p] == Seat::Human)
+        {
+            emit("no turn of yours to take back\n");
+            return;
+        }
+        while let Some((mover, ..)) = self.played.pop() {
+            position.unmake();
+            if self.seats[mover] == Seat::Human {
+                break;
+            }
+        }
+        emit(&format!("\n{}", diagram(position)));
+    }
+}
+
+/// The texts starting with `prefix`, on one line, or a note that there are none.
+fn listed(texts: Vec<String>, prefix: &str) -> String {
+    let chosen: Vec<String> = texts
+        .into_iter()
+        .filter(|t| t.starts_with(prefix))
+        .collect();
+    match (chosen.is_empty(), prefix.is_empty()) {
+        (true, true) => "no legal turn\n".to_string(),
+        (true, false) => format!("no legal turn starts with `{prefix}`\n"),
+        (false, _) => format!("{}\n", chosen.join(" ")),
+    }
+}
