@@ -281,3 +281,17 @@ fn the_four_armies_are_symmetric() {
         }
     }
 }
+
+/// An en passant right that no legal capture can use does not make a position different: here
+/// Green, in check from Red's Knight, could take d9 en passant only by leaving its King to
+/// Red, so the position after d10d8 recurs a third time at the 27th turn, a draw.
+#[test]
+fn an_unusable_en_passant_right_does_not_hold_off_repetition() {
+    let rules = ruleset("yonin-bishogi");
+    let mut position = Position::start(&rules);
+    let played = "e3e5 k9j9 i11i10 b5d4 f2d4 j9i9 c11c10 b8c8 N@b5 k3j3 d10d8 a7b8 b5c3 j5i3 \
+                  g10h8 b8a7 c3b5 i3j5 h8g10 a7b8 b5c3 j5i3 g10h8 b8a7 c3b5 i3j5 h8g10";
+    moves::play(&mut position, played).expect("legal moves");
+    let ending = position.ending().expect("the game has ended");
+    assert_eq!(ending.cause(), "repeated");
+}
