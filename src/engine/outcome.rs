@@ -170,7 +170,8 @@ impl<'r> Position<'r> {
         }
     }
 
-    fn has_no_pieces(&self, player: usize) -> bool {
+    /// Whether `player` has no piece on the board or in hand.
+    pub fn has_no_pieces(&self, player: usize) -> bool {
         let on_board = self
             .board
             .iter()

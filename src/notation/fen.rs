@@ -409,22 +409,13 @@ fn read_players_in(
             rules.player_names[position.to_move]
         )));
     }
-    for player in (0..rules.players()).filter(|p| alive & (1 << p) == 0) {
-        let on_board = position
-            .board
-            .iter()
-            .any(|&c| position.piece(c).is_some_and(|(_, p)| p == player));
-        let kinds = rules.kinds.len();
-        let in_hand = position.hands[player * kinds..(player + 1) * kinds]
-            .iter()
-            .any(|&n| n > 0);
-        if on_board || in_hand {
-            return Err(error(format!(
-                "{} is out of the game, yet has pieces {}",
-                rules.player_names[player],
-                if on_board { "on the board" } else { "in hand" }
-            )));
-        }
+    if let Some(player) =
+        (0..rules.players()).find(|&p| alive & (1 << p) == 0 && !position.has_no_pieces(p))
+    {
+        return Err(error(format!(
+            "{} is out of the game, yet has pieces",
+            rules.player_names[player]
+        )));
     }
     position.alive = alive;
     Ok(())
