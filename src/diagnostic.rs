@@ -14,6 +14,9 @@ pub struct Problem {
     pub help: Option<String>,
     /// Further places that explain the problem, such as an earlier definition.
     pub notes: Vec<(Span, String)>,
+    /// Whether the problem is judged from the words at its place alone (a name or square that
+    /// does not exist), so that it holds even when other parts of the file did not parse.
+    pub local: bool,
 }
 
 impl Problem {
@@ -25,6 +28,7 @@ impl Problem {
             label: label.into(),
             help: None,
             notes: Vec::new(),
+            local: false,
         }
     }
 
@@ -42,6 +46,12 @@ impl Problem {
 
     pub fn with_note(mut self, span: Span, note: impl Into<String>) -> Self {
         self.notes.push((span, note.into()));
+        self
+    }
+
+    /// Marks the problem as judged from its place alone.
+    pub fn local(mut self) -> Self {
+        self.local = true;
         self
     }
 

@@ -34,19 +34,25 @@ impl BoardShape {
     /// Checks that a written square exists; returns its index when it does.
     pub fn square(&self, square: &Square, problems: &mut Vec<Problem>) -> Option<usize> {
         let Some(index) = self.index(square.file, square.rank) else {
-            problems.push(Problem::error(
-                format!("square `{square}` is off the board"),
-                square.span,
-                self.extent(),
-            ));
+            problems.push(
+                Problem::error(
+                    format!("square `{square}` is off the board"),
+                    square.span,
+                    self.extent(),
+                )
+                .local(),
+            );
             return None;
         };
         if !self.exists[index] {
-            problems.push(Problem::error(
-                format!("square `{square}` is a hole in the board"),
-                square.span,
-                "the board leaves this square out",
-            ));
+            problems.push(
+                Problem::error(
+                    format!("square `{square}` is a hole in the board"),
+                    square.span,
+                    "the board leaves this square out",
+                )
+                .local(),
+            );
             return None;
         }
         Some(index)

@@ -59,17 +59,44 @@ pub struct Verdict {
     pub problems: Vec<Problem>,
 }
 
-/// Parses and checks a rule file's text.
+/// Parses and checks a rule file's text. After syntax errors, what parsed is checked too, so
+/// that one report holds every mistake: its unknown names and squares off the board, but not
+/// the names of items left out, nor what depends on the file as a whole.
 pub fn check_text(text: &str) -> Verdict {
-    match crate::syntax::parse(text) {
-        Ok(file) => check(&file),
-        Err(mut problems) => {
-            limit_problems(&mut problems);
-            Verdict {
-                summary: None,
-                problems,
-            }
-        }
+    let parsed = crate::syntax::parse_recovering(text);
+    if parsed.problems.is_empty() {
+        return check(&parsed.file);
+    }
+    let mut problems = parsed.problems;
+    let lost_keywords: Vec<&str> = parsed.lost.iter().map(|(k, _)| k.as_str()).collect();
+    // Without its board or a player, nothing else of a file can be judged.
+    let checkable = parsed.readable
+        && !lost_keywords
+            .iter()
+            .any(|k| ["board", "player"].contains(k));
+    if checkable {
+        let lost_names: Vec<&str> = parsed
+            .lost
+            .iter()
+            .filter_map(|(_, n)| n.as_deref())
+            .collect();
+        let mut checker = Checker::new(&parsed.file);
+        checker.declare();
+        checker.check_items();
+        // Only what is judged at its own place: a line blanked or an item left out can take
+        // away what the other problems look for.
+        problems.extend(
+            checker
+                .problems
+                .into_iter()
+                .filter(|p| p.local && !lost_names.iter().any(|name| names::is_unknown(p, name))),
+        );
+    }
+    problems.sort_by_key(|p| (p.span.start, p.span.end));
+    limit_problems(&mut problems);
+    Verdict {
+        summary: None,
+        problems,
     }
 }
 

@@ -30,7 +30,8 @@ impl Names {
                     name.span,
                     "defined again here",
                 )
-                .with_note(first, "first defined here"),
+                .with_note(first, "first defined here")
+                .local(),
             );
             return;
         }
@@ -74,7 +75,8 @@ impl Names {
             format!("unknown {} `{}`", self.kind, name.value),
             name.span,
             format!("no {} has this name", self.kind),
-        );
+        )
+        .local();
         if !suggest {
             return problem;
         }
@@ -139,6 +141,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// Whether `problem` says that `name`, of any kind, is unknown.
+pub fn is_unknown(problem: &Problem, name: &str) -> bool {
+    problem.message.starts_with("unknown ") && problem.message.ends_with(&format!(" `{name}`"))
 }
 
 #[cfg(test)]

@@ -157,22 +157,28 @@ impl Checker<'_> {
                 _ => names.concat(),
             }
         };
-        self.error(Problem::error(
-            format!("rank {} is off the board for {who}", high.value),
-            high.span,
-            label,
-        ));
+        self.error(
+            Problem::error(
+                format!("rank {} is off the board for {who}", high.value),
+                high.span,
+                label,
+            )
+            .local(),
+        );
     }
 
     fn check_files(&mut self, span: Span, low: u32, high: u32) {
         let Some(board) = &self.board else { return };
         if high >= board.width || low >= board.width {
             let last = char::from(b'a' + (board.width - 1) as u8);
-            self.error(Problem::error(
-                "file off the board",
-                span,
-                format!("files run from a to {last}"),
-            ));
+            self.error(
+                Problem::error(
+                    "file off the board",
+                    span,
+                    format!("files run from a to {last}"),
+                )
+                .local(),
+            );
         } else if low > high {
             self.error(Problem::error(
                 "empty file range",

@@ -22,22 +22,120 @@ const MAX_NESTING: usize = 64;
 
 /// Parses a rule file. On failure, returns every syntax problem found.
 pub fn parse(source: &str) -> Result<RuleFile, Vec<Problem>> {
-    let mut problems = lexical_problems(source);
+    let parsed = parse_recovering(source);
+    match parsed.problems.is_empty() {
+        true => Ok(parsed.file),
+        false => Err(parsed.problems),
+    }
+}
+
+/// A rule file parsed as far as it could be: the items that parsed, every syntax problem, and
+/// what was lost with the items that did not parse at all.
+pub struct Parsed {
+    pub file: RuleFile,
+    pub problems: Vec<Problem>,
+    /// Each item left out: its keyword and the name it declares (`piece`, `Knight`).
+    pub lost: Vec<(String, Option<String>)>,
+    /// Whether the text could be read at all (it could not if it is not plain rule text, or
+    /// nests too deep).
+    pub readable: bool,
+}
+
+/// Parses a rule file, recovering from syntax errors: the file is cut where top-level items
+/// start and each piece is parsed alone; within a piece, the line of an error is blanked and
+/// the piece parsed again, so the rest of the item is kept and later errors in it are found.
+/// An item that still does not parse is left out, and its name recorded.
+pub fn parse_recovering(source: &str) -> Parsed {
+    let problems = lexical_problems(source);
     if !problems.is_empty() {
-        return Err(problems);
+        return Parsed {
+            file: RuleFile { items: Vec::new() },
+            problems,
+            lost: Vec::new(),
+            readable: false,
+        };
     }
-    match parse_from(source, 0, true) {
-        Ok((file, built)) if built.is_empty() => return Ok(file),
-        Ok((_, built)) => return Err(built),
-        Err(_) => {}
+    if let Ok((file, problems)) = parse_from(source, 0, true) {
+        return Parsed {
+            file,
+            problems,
+            lost: Vec::new(),
+            readable: true,
+        };
     }
+    let mut parsed = Parsed {
+        file: RuleFile { items: Vec::new() },
+        problems: Vec::new(),
+        lost: Vec::new(),
+        readable: true,
+    };
     for (start, end) in item_chunks(source) {
-        match parse_from(&source[start..end], start, end == source.len()) {
-            Ok((_, built)) => problems.extend(built),
-            Err(problem) => problems.push(problem),
+        parse_chunk(source, start, end, &mut parsed);
+    }
+    parsed
+}
+
+/// Tries this many repairs of one item before leaving it out.
+const MAX_REPAIRS: usize = 8;
+
+/// Parses the item in `source[start..end]` into `parsed`, blanking the line of each error.
+fn parse_chunk(source: &str, start: usize, end: usize, parsed: &mut Parsed) {
+    let at_file_end = end == source.len();
+    let mut text = source[start..end].to_string();
+    let mut last_error = None;
+    for _ in 0..MAX_REPAIRS {
+        match parse_from(&text, start, at_file_end) {
+            Ok((file, built)) if !file.items.is_empty() => {
+                parsed.problems.extend(built);
+                parsed.file.items.extend(file.items);
+                return;
+            }
+            // The repairs blanked the whole item.
+            Ok(_) => break,
+            Err(problem) => {
+                let at = problem.span.start - start;
+                let line = text[..at].matches('\n').count();
+                // An error no further down than the last one is its echo, not a new mistake.
+                if last_error.is_some_and(|last| line <= last) {
+                    break;
+                }
+                last_error = Some(line);
+                parsed.problems.push(problem);
+                // Past what a report shows, a repair finds nothing anyone will read.
+                if parsed.problems.len() > crate::check::MAX_PROBLEMS {
+                    break;
+                }
+                blank_line(&mut text, at);
+            }
         }
     }
-    Err(problems)
+    let mut words = source[start..end].split_whitespace();
+    let keyword = words.next().unwrap_or_default().to_string();
+    let name = words.next().map(|w| w.trim_end_matches('{').to_string());
+    parsed.lost.push((keyword, name));
+}
+
+/// Replaces the line holding byte `at` with spaces but for its brackets, which stay to keep
+/// the item's nesting; every byte keeps its place, so later spans stay true.
+fn blank_line(text: &mut String, at: usize) {
+    let from = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let to = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    // In order of position, as the scanner finds them.
+    let mut brackets = Vec::new();
+    let mut scan = Scanner::new(text);
+    while let Some((position, token)) = scan.next_token() {
+        if (from..to).contains(&position) && matches!(token, Token::Open | Token::Close) {
+            brackets.push(position);
+        }
+    }
+    let blanked: String = text[from..to]
+        .char_indices()
+        .map(|(i, c)| match brackets.binary_search(&(from + i)).is_ok() {
+            true => c.to_string(),
+            false => " ".repeat(c.len_utf8()),
+        })
+        .collect();
+    text.replace_range(from..to, &blanked);
 }
 
 /// Parses `text`, which starts at byte `base` of the file and may run to its end.
