@@ -121,6 +121,13 @@ fn bad_seats_are_usage_errors() {
 }
 
 #[test]
+fn selfplay_has_no_human_seats() {
+    let (code, _, err) = fairy(&["selfplay", "rules/chess.rules", "--seat", "1=human"], "");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("selfplay has no human seats"), "{err}");
+}
+
+#[test]
 fn selfplay_json_adds_up() {
     let args = [
         "selfplay",
@@ -131,6 +138,9 @@ fn selfplay_json_adds_up() {
         "5",
         "--max-plies",
         "40",
+        "--seat",
+        "2=random",
+        "--rotate",
         "--json",
     ];
     let (code, out, err) = fairy(&args, "");
@@ -138,13 +148,27 @@ fn selfplay_json_adds_up() {
     let report: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
     let games = report["games"].as_u64().expect("games");
     assert_eq!(games, 3);
-    for seat in report["seats"].as_array().expect("seats") {
+    let seats = report["seats"].as_array().expect("seats");
+    let players = report["players"]
+        .as_array()
+        .expect("players, as they rotate");
+    for row in seats.iter().chain(players) {
         let sum: u64 = ["wins", "draws", "losses"]
             .iter()
-            .map(|k| seat[k].as_u64().expect("a count"))
+            .map(|k| row[k].as_u64().expect("a count"))
             .sum();
-        assert_eq!(sum, games, "{seat}");
+        assert_eq!(sum, games, "{row}");
     }
+    let whos: Vec<&str> = players.iter().map(|p| p["who"].as_str().unwrap()).collect();
+    assert_eq!(whos, ["ai 5 ms", "random"]);
+    let wins = |rows: &[serde_json::Value]| -> u64 {
+        rows.iter().map(|r| r["wins"].as_u64().unwrap()).sum()
+    };
+    assert_eq!(
+        wins(seats),
+        wins(players),
+        "the same wins, counted by seat or by player"
+    );
     let ended: u64 = report["endings"]
         .as_array()
         .expect("endings")
@@ -173,6 +197,24 @@ fn the_computer_takes_a_mate_in_one() {
         choice("chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 200),
         "a1a8"
     );
+}
+
+/// The Guard takes the Pawn on f5, and Black, in check, has no move left.
+#[test]
+fn the_computer_takes_a_winning_capture_in_amphora() {
+    let position =
+        "p3p/p1p/p2G1/3g1pk/4P2/3K1/P2/1PPPP[] w - - 20 21 sideways-run=2,0 entitled=0,0";
+    assert_eq!(choice("amphora", position, 200), "e6f5");
+}
+
+/// Black's Amazon on a10 is walled in by its own Knight and Rook and by arrows; of 35 turns,
+/// only the Knight's leap away (with the one shot that does not land back on b10) frees it.
+#[test]
+fn the_computer_frees_its_amazon_in_yagbap() {
+    let position = "an1****1**/r***1*1br*/**1n*b1*m*/1*1*1**1*1/1*q**1*c1*/*C***1***1/\
+                    M**A*1***1/1*1*****N1/***1*1B*B1/1*1R1R*N**[] b - - 86 53 phase=play \
+                    turns=33,32";
+    assert_eq!(choice("yagbap", position, 200), "b10c8,c8c7");
 }
 
 /// Along random games of every shipped game, the computer's turn is always legal and comes

@@ -3,7 +3,8 @@
 //! and each square adds what the piece reaches from there beyond that average. Pieces in hand
 //! count at their value. The file's own endings shape the rest: where having no moves or no
 //! pieces wins, material is a burden; where a piece must not be immobilized, its freedom is
-//! counted; a royal piece attacked by the next player costs.
+//! counted, and so is every piece's where having no move loses and there is no royal piece
+//! (the game is then about room to move); a royal piece attacked by the next player costs.
 
 use crate::compile::{BLOCKED, EMPTY, EndCondition, Outcome, Ruleset, Sq};
 use crate::engine::{Position, Turn};
@@ -25,7 +26,7 @@ pub struct Evaluator {
     pub values: Vec<i32>,
     /// -1 where having fewer pieces wins.
     sign: i32,
-    /// Kinds whose immobility loses the game.
+    /// Kinds whose moves count: their immobility loses the game.
     guarded: u64,
     squares: usize,
     players: usize,
@@ -71,14 +72,25 @@ impl Evaluator {
                     EndCondition::NoMoves | EndCondition::Extinct | EndCondition::Stalemated
                 )
         });
-        let guarded = rules
-            .end
-            .iter()
-            .filter(|(outcome, _)| *outcome == Outcome::Lose)
-            .fold(0, |bits, (_, condition)| match condition {
-                EndCondition::Immobilized(kinds) => bits | kinds,
-                _ => bits,
-            });
+        let loses_by = |wanted: &dyn Fn(&EndCondition) -> Option<u64>| {
+            rules
+                .end
+                .iter()
+                .filter(|(outcome, _)| *outcome == Outcome::Lose)
+                .filter_map(|(_, condition)| wanted(condition))
+                .fold(0, |bits, kinds| bits | kinds)
+        };
+        let every_kind = 1u64
+            .checked_shl(kinds as u32)
+            .map_or(u64::MAX, |bit| bit - 1);
+        // Without a royal piece to checkmate, running out of moves is the whole game: every
+        // piece's freedom counts, as the immobilized kinds' always does.
+        let no_moves_loses =
+            loses_by(&|c| matches!(c, EndCondition::NoMoves).then_some(every_kind));
+        let guarded = loses_by(&|c| match c {
+            EndCondition::Immobilized(kinds) => Some(*kinds),
+            _ => None,
+        }) | if rules.has_royal() { 0 } else { no_moves_loses };
         Evaluator {
             table,
             in_hand,

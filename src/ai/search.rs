@@ -40,6 +40,12 @@ enum Bound {
 pub struct Searcher {
     evaluator: Evaluator,
     table: Vec<Entry>,
+    /// Per ply, the two latest quiet turns that cut the search off there.
+    killers: Vec<[Option<Turn>; 2]>,
+    /// How often a quiet turn from one square to another cut the search off, weighted by
+    /// depth; indexed by [`Searcher::history_slot`].
+    history: Vec<u32>,
+    squares: usize,
     lists: Vec<Vec<Turn>>,
     scratch: Vec<Turn>,
     me: usize,
@@ -59,9 +65,13 @@ pub struct Choice {
 
 impl Searcher {
     pub fn new(rules: &crate::compile::Ruleset, seed: u64) -> Self {
+        let squares = rules.geometry.squares();
         Searcher {
             evaluator: Evaluator::new(rules),
             table: vec![Entry::default(); 1 << 17],
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; (squares + 1) * squares],
+            squares,
             lists: (0..=MAX_PLY + CAPTURE_PLIES + 1)
                 .map(|_| Vec::new())
                 .collect(),
@@ -82,6 +92,8 @@ impl Searcher {
         self.me = position.to_move;
         self.nodes = 0;
         self.stopped = false;
+        self.killers.fill([None; 2]);
+        self.history.fill(0);
         let mut root = Vec::new();
         position.legal_turns(&mut root);
         let mut random = Random::new(self.seed ^ position.hash);
@@ -180,14 +192,19 @@ impl Searcher {
                 return entry.score;
             }
         }
-        self.order(position, &mut list, known.then_some(entry.best).flatten());
+        self.order(
+            position,
+            &mut list,
+            known.then_some(entry.best).flatten(),
+            ply,
+        );
         let maximising = position.to_move == self.me;
         let (start_alpha, start_beta) = (alpha, beta);
         let mut best_score = if maximising { -WIN } else { WIN };
         let mut best_turn = None;
-        for turn in &list {
+        for (index, turn) in list.iter().enumerate() {
             position.make(turn);
-            let score = self.value(position, depth - 1, alpha, beta, ply + 1);
+            let score = self.child(position, depth, (alpha, beta), ply, maximising, index, turn);
             position.unmake();
             if self.stopped {
                 break;
@@ -207,6 +224,7 @@ impl Searcher {
                 beta = beta.min(score);
             }
             if alpha >= beta {
+                self.remember_cut(turn, ply, depth);
                 break;
             }
         }
@@ -230,8 +248,43 @@ impl Searcher {
         best_score
     }
 
+    /// The value of the position after the parent's `index`th turn: the first searched in
+    /// full, later ones first with a null window (and late quiet ones one ply shallower),
+    /// searched again in full only if they may beat the best so far.
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        position: &mut Position<'_>,
+        depth: usize,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        maximising: bool,
+        index: usize,
+        turn: &Turn,
+    ) -> i32 {
+        if index == 0 {
+            return self.value(position, depth - 1, alpha, beta, ply + 1);
+        }
+        let late = index >= 4 && depth >= 3 && !turn.captures;
+        let reduced = depth - 1 - usize::from(late);
+        let (low, high) = match maximising {
+            true => (alpha, alpha + 1),
+            false => (beta - 1, beta),
+        };
+        let score = self.value(position, reduced, low, high, ply + 1);
+        let may_improve = match maximising {
+            true => score > alpha,
+            false => score < beta,
+        };
+        match may_improve && !self.stopped {
+            true => self.value(position, depth - 1, alpha, beta, ply + 1),
+            false => score,
+        }
+    }
+
     /// Beyond the horizon: the static score, unless a capture changes it. Each side may
-    /// decline to capture.
+    /// decline to capture. The turns are generated only where a capture may be searched or
+    /// the player is in check (so that checkmate is seen), as the static score comes first.
     fn captures(
         &mut self,
         position: &mut Position<'_>,
@@ -240,24 +293,25 @@ impl Searcher {
         ply: usize,
         left: usize,
     ) -> i32 {
+        let stand = self.static_score(position);
+        let maximising = position.to_move == self.me;
+        let settled = if maximising {
+            stand >= beta
+        } else {
+            stand <= alpha
+        };
+        let done = settled || left == 0 || ply >= self.lists.len() - 1 || self.out_of_time();
+        let checked = position.rules.has_royal() && position.in_check();
+        if done && !checked {
+            return stand;
+        }
         let mut list = std::mem::take(&mut self.lists[ply]);
         position.legal_turns(&mut list);
         if list.is_empty() {
             self.lists[ply] = list;
             return self.ended(position, ply);
         }
-        let stand = self.static_score(position);
-        let maximising = position.to_move == self.me;
-        if left == 0 || ply >= self.lists.len() - 1 || self.out_of_time() {
-            self.lists[ply] = list;
-            return stand;
-        }
-        let settled = if maximising {
-            stand >= beta
-        } else {
-            stand <= alpha
-        };
-        if settled {
+        if done {
             self.lists[ply] = list;
             return stand;
         }
@@ -267,7 +321,7 @@ impl Searcher {
             beta = beta.min(stand);
         }
         list.retain(|t| t.captures);
-        self.order(position, &mut list, None);
+        self.order(position, &mut list, None, MAX_PLY);
         let mut best = stand;
         for turn in &list {
             position.make(turn);
@@ -306,22 +360,53 @@ impl Searcher {
         self.evaluator.score(position, self.me, &mut self.scratch) + (noise % NOISE) as i32
     }
 
-    /// Puts the remembered best turn first, then captures of the most valuable pieces.
-    fn order(&self, position: &Position<'_>, list: &mut [Turn], first: Option<Turn>) {
+    /// Puts the remembered best turn first, then captures of the most valuable pieces by the
+    /// least valuable, then the quiet turns that cut off at this ply, then the rest by history.
+    fn order(&self, position: &Position<'_>, list: &mut [Turn], first: Option<Turn>, ply: usize) {
         let values = &self.evaluator.values;
-        let gain = |turn: &Turn| -> i32 {
-            if Some(*turn) == first {
-                return i32::MAX;
-            }
-            if !turn.captures {
-                return 0;
-            }
-            let target = position.board[turn.main().to as usize];
-            position
-                .piece(target)
-                .map_or(1, |(kind, _)| values[kind] + 1)
+        let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
+        let worth = |sq: crate::compile::Sq| {
+            let code = position.board.get(sq as usize).copied().unwrap_or(0);
+            position.piece(code).map_or(0, |(kind, _)| values[kind])
         };
-        list.sort_by_key(|turn| std::cmp::Reverse(gain(turn)));
+        let gain = |turn: &Turn| -> i64 {
+            if Some(*turn) == first {
+                return i64::MAX;
+            }
+            if turn.captures {
+                let main = turn.main();
+                return (3 << 32) + 64 * i64::from(worth(main.to)) - i64::from(worth(main.from));
+            }
+            match killers.iter().position(|k| *k == Some(*turn)) {
+                Some(rank) => (2 << 32) - rank as i64,
+                None => i64::from(self.history[self.history_slot(turn)]),
+            }
+        };
+        list.sort_by_cached_key(|turn| std::cmp::Reverse(gain(turn)));
+    }
+
+    /// Remembers a quiet turn that cut the search off at `ply`, `depth` plies from the horizon.
+    fn remember_cut(&mut self, turn: &Turn, ply: usize, depth: usize) {
+        if turn.captures {
+            return;
+        }
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(*turn) {
+            killers[1] = killers[0];
+            killers[0] = Some(*turn);
+        }
+        let slot = self.history_slot(turn);
+        self.history[slot] = self.history[slot].saturating_add((depth * depth) as u32);
+    }
+
+    /// A turn's place in the history table: its main part's squares, a drop by where it lands.
+    fn history_slot(&self, turn: &Turn) -> usize {
+        let main = turn.main();
+        let from = match main.from {
+            crate::compile::NO_SQUARE => self.squares,
+            sq => sq as usize,
+        };
+        (from * self.squares + main.to as usize) % self.history.len()
     }
 
     fn out_of_time(&mut self) -> bool {

@@ -60,6 +60,7 @@ enum Command {
 }
 
 mod play;
+mod seats;
 mod selfplay;
 
 #[derive(Args)]

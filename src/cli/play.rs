@@ -1,11 +1,12 @@
 //! `fairy play`: a game at the terminal (or driven through standard input) between humans, the
 //! computer and a random player, seat by seat.
 
+use super::seats::{Seat, parse_seat, seat_seed, seats_of};
 use super::{Reported, emit, load_rules, moves_text, start_position};
 use crate::ai::Player;
 use crate::compile::Ruleset;
 use crate::engine::{Position, Turn};
-use crate::notation::{diagram, fen, moves};
+use crate::notation::{Marks, fen, marked_diagram, moves};
 use clap::Args;
 use std::io::BufRead;
 use std::time::Duration;
@@ -37,71 +38,12 @@ pub struct PlayArgs {
     record: Option<String>,
 }
 
-/// Who plays a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    Human,
-    Computer(Option<u64>),
-    Random,
-}
-
-fn parse_seat(text: &str) -> Result<(usize, Seat), String> {
-    let usage = "write a seat as N=human, N=ai, N=ai:MS or N=random (N from 1)";
-    let (number, who) = text.split_once('=').ok_or(usage)?;
-    let seat: usize = number.parse().map_err(|_| usage)?;
-    let kind = match who {
-        "human" => Seat::Human,
-        "ai" => Seat::Computer(None),
-        "random" => Seat::Random,
-        _ => match who.strip_prefix("ai:").map(str::parse) {
-            Some(Ok(ms)) => Seat::Computer(Some(ms)),
-            _ => return Err(usage.to_string()),
-        },
-    };
-    match seat {
-        0 => Err(usage.to_string()),
-        _ => Ok((seat - 1, kind)),
-    }
-}
-
-/// Each seat's player, from the arguments.
-fn seats_of(rules: &Ruleset, given: &[(usize, Seat)]) -> Result<Vec<Seat>, Reported> {
-    let players = rules.players();
-    let mut seats: Vec<Seat> = (0..players)
-        .map(|p| {
-            if p == 0 {
-                Seat::Human
-            } else {
-                Seat::Computer(None)
-            }
-        })
-        .collect();
-    for &(seat, kind) in given {
-        if seat >= players {
-            super::complain!("error: --seat {}: this game has {players} seats", seat + 1);
-            return Err(Reported);
-        }
-        seats[seat] = kind;
-    }
-    Ok(seats)
-}
-
 /// The program behind each seat that is not human.
 fn players_of(rules: &Ruleset, seats: &[Seat], think_ms: u64, seed: u64) -> Vec<Option<Player>> {
     seats
         .iter()
         .enumerate()
-        .map(|(index, seat)| {
-            let seed = seed.wrapping_add(index as u64 * 0x1000_0001);
-            match *seat {
-                Seat::Human => None,
-                Seat::Random => Some(Player::random(seed)),
-                Seat::Computer(ms) => {
-                    let think = Duration::from_millis(ms.unwrap_or(think_ms));
-                    Some(Player::computer(rules, think, seed))
-                }
-            }
-        })
+        .map(|(index, seat)| seat.player(rules, think_ms, seat_seed(seed, index)))
         .collect()
 }
 
@@ -121,10 +63,11 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
     let mut position = start_position(&rules, args.fen.as_deref())?;
     let start = fen::write(&mut position);
     let mut game = Game {
-        seats: seats_of(&rules, &args.seats)?,
+        seats: seats_of(&rules, Seat::Human, &args.seats)?,
         players: Vec::new(),
         played: Vec::new(),
         hint: Player::computer(&rules, Duration::from_millis(args.think_ms), args.seed),
+        marks: marks_for_stdout(),
     };
     game.players = players_of(&rules, &game.seats, args.think_ms, args.seed);
     if let Some(list) = &args.moves {
@@ -170,9 +113,32 @@ struct Game {
     /// Each turn played: who played it, the turn, its text.
     played: Vec<(usize, Turn, String)>,
     hint: Player,
+    marks: Marks,
+}
+
+/// Reverse video on a terminal, unless `NO_COLOR` is set; plain text anywhere else.
+fn marks_for_stdout() -> Marks {
+    use std::io::IsTerminal;
+    match std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        true => Marks::Colour,
+        false => Marks::Plain,
+    }
 }
 
 impl Game {
+    /// The board, the last turn's squares marked.
+    fn draw(&self, position: &mut Position<'_>) {
+        let marked: Vec<_> = self
+            .played
+            .last()
+            .map(|(_, turn, _)| turn.squares().collect())
+            .unwrap_or_default();
+        emit(&format!(
+            "\n{}",
+            marked_diagram(position, &marked, self.marks)
+        ));
+    }
+
     fn make(&mut self, position: &mut Position<'_>, turn: Turn) {
         let text = moves::write(position, &turn);
         self.played.push((position.to_move, turn, text));
@@ -187,7 +153,7 @@ impl Game {
     ) -> bool {
         let names = &position.rules.player_names;
         while position.ending().is_none() {
-            emit(&format!("\n{}", diagram(position)));
+            self.draw(position);
             if let Some((mover, _, text)) = self.played.last() {
                 emit(&format!("last turn: {} {text}\n", names[*mover]));
             }
@@ -211,7 +177,7 @@ impl Game {
             };
             self.make(position, turn);
         }
-        emit(&format!("\n{}", diagram(position)));
+        self.draw(position);
         false
     }
 
@@ -269,7 +235,7 @@ impl Game {
                 break;
             }
         }
-        emit(&format!("\n{}", diagram(position)));
+        self.draw(position);
     }
 }
 

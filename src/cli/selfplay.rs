@@ -2,7 +2,8 @@
 //! designer needs to judge a variant's balance: results per seat with confidence intervals,
 //! how games ended, how long they were, and the first mover's advantage.
 
-use super::{Reported, emit, load_rules};
+use super::seats::{Seat, parse_seat, seat_seed, seats_of};
+use super::{Reported, complain, emit, load_rules};
 use crate::ai::Player;
 use crate::compile::Ruleset;
 use crate::engine::Position;
@@ -10,7 +11,6 @@ use clap::Args;
 use serde::Serialize;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 #[derive(Args)]
 pub struct SelfplayArgs {
@@ -32,6 +32,14 @@ pub struct SelfplayArgs {
     /// Games played at once; every core by default.
     #[arg(long, value_name = "J", value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: Option<u32>,
+    /// Who plays a seat (numbered from 1 in turn order): `ai`, `ai:MS` (thinking MS
+    /// milliseconds a turn) or `random`. Every seat is the computer unless given.
+    #[arg(long = "seat", value_name = "N=WHO", value_parser = parse_seat)]
+    seats: Vec<(usize, Seat)>,
+    /// Move the players one seat round after each game, so that each plays every side equally
+    /// often (with two players and an even number of games, each side half the time).
+    #[arg(long)]
+    rotate: bool,
     /// Print the report as one JSON document.
     #[arg(long)]
     json: bool,
@@ -39,8 +47,10 @@ pub struct SelfplayArgs {
 
 /// How one game ended.
 struct GameResult {
-    /// Bits of the winners, or of the players sharing a draw.
+    /// Bits of the seats that won, or that share a draw.
     players: u32,
+    /// How many seats round the players sat: player `p` had seat `(p + turned) % seats`.
+    turned: usize,
     won: bool,
     cause: &'static str,
     plies: u32,
@@ -53,7 +63,14 @@ struct Report {
     think_ms: u64,
     seed: u64,
     max_plies: u32,
+    /// Who played, by their seat in the first game.
+    lineup: Vec<String>,
+    /// Whether the players moved one seat round after each game.
+    rotate: bool,
     seats: Vec<SeatReport>,
+    /// With `--rotate`, each player's results over all the seats it had.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    players: Vec<PlayerReport>,
     endings: Vec<EndingCount>,
     lengths: Lengths,
     first_mover: FirstMover,
@@ -62,7 +79,26 @@ struct Report {
 #[derive(Serialize)]
 struct SeatReport {
     seat: usize,
-    player: String,
+    /// The side's name in the rule file.
+    side: String,
+    /// Who sat there, when always the same: `ai 100 ms`, `random`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    who: Option<String>,
+    #[serde(flatten)]
+    record: Record,
+}
+
+#[derive(Serialize)]
+struct PlayerReport {
+    /// The seat the player had in the first game.
+    first_seat: usize,
+    who: String,
+    #[serde(flatten)]
+    record: Record,
+}
+
+#[derive(Serialize)]
+struct Record {
     wins: usize,
     draws: usize,
     losses: usize,
@@ -98,6 +134,14 @@ struct FirstMover {
 
 pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
     let rules = load_rules(&args.file)?;
+    let seats = seats_of(&rules, Seat::Computer(None), &args.seats)?;
+    if let Some(seat) = seats.iter().position(|&s| s == Seat::Human) {
+        complain!(
+            "error: --seat {}=human: selfplay has no human seats (use `fairy play`)",
+            seat + 1
+        );
+        return Err(Reported);
+    }
     let games = args.games as usize;
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -120,7 +164,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
                     if index >= games {
                         break;
                     }
-                    let result = play_one(&rules, args, index);
+                    let result = play_one(&rules, args, &seats, index);
                     results
                         .lock()
                         .expect("no thread panicked")
@@ -134,7 +178,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
     let mut results = results.into_inner().expect("no thread panicked");
     results.sort_by_key(|(index, _)| *index);
     let results: Vec<GameResult> = results.into_iter().map(|(_, r)| r).collect();
-    let report = summarise(&rules, args, &results);
+    let report = summarise(&rules, args, &seats, &results);
     match args.json {
         true => emit(&format!(
             "{}\n",
@@ -146,14 +190,20 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
 }
 
 /// Plays game `index` to its end or the ply limit.
-fn play_one(rules: &Ruleset, args: &SelfplayArgs, index: usize) -> GameResult {
+fn play_one(rules: &Ruleset, args: &SelfplayArgs, entrants: &[Seat], index: usize) -> GameResult {
     let seed = args
         .seed
         .wrapping_mul(0x1_0000_0001)
         .wrapping_add(index as u64);
-    let think = Duration::from_millis(args.think_ms);
-    let mut players: Vec<Player> = (0..rules.players())
-        .map(|p| Player::computer(rules, think, seed.wrapping_add(p as u64 * 0x9E37)))
+    let n = entrants.len();
+    let turned = if args.rotate { index % n } else { 0 };
+    let mut players: Vec<Player> = (0..n)
+        .map(|seat| {
+            let entrant = (seat + n - turned) % n;
+            entrants[entrant]
+                .player(rules, args.think_ms, seat_seed(seed, entrant))
+                .expect("no human seats")
+        })
         .collect();
     let mut position = Position::start(rules);
     for ply in 0..args.max_plies {
@@ -163,6 +213,7 @@ fn play_one(rules: &Ruleset, args: &SelfplayArgs, index: usize) -> GameResult {
                 won: matches!(ending, crate::engine::outcome::Ending::Win { .. }),
                 cause: ending.cause(),
                 plies: ply,
+                turned,
             };
         }
         let mover = position.to_move;
@@ -176,35 +227,35 @@ fn play_one(rules: &Ruleset, args: &SelfplayArgs, index: usize) -> GameResult {
         won: false,
         cause: "max plies",
         plies: args.max_plies,
+        turned,
     }
 }
 
-fn summarise(rules: &Ruleset, args: &SelfplayArgs, results: &[GameResult]) -> Report {
-    let n = results.len();
-    let seats = (0..rules.players())
-        .map(|seat| {
-            let bit = 1 << seat;
-            let wins = results
-                .iter()
-                .filter(|r| r.won && r.players & bit != 0)
-                .count();
-            let draws = results
-                .iter()
-                .filter(|r| !r.won && r.players & bit != 0)
-                .count();
-            let (low, high) = wilson(wins, n);
-            SeatReport {
-                seat: seat + 1,
-                player: rules.player_names[seat].clone(),
-                wins,
-                draws,
-                losses: n - wins - draws,
-                win_rate: wins as f64 / n as f64,
-                win_rate_low: low,
-                win_rate_high: high,
-            }
+fn summarise(
+    rules: &Ruleset,
+    args: &SelfplayArgs,
+    entrants: &[Seat],
+    results: &[GameResult],
+) -> Report {
+    let n = entrants.len();
+    let seats = (0..n)
+        .map(|seat| SeatReport {
+            seat: seat + 1,
+            side: rules.player_names[seat].clone(),
+            who: (!args.rotate).then(|| entrants[seat].label(args.think_ms)),
+            record: record(results, |_| seat),
         })
         .collect();
+    let players = match args.rotate {
+        false => Vec::new(),
+        true => (0..n)
+            .map(|entrant| PlayerReport {
+                first_seat: entrant + 1,
+                who: entrants[entrant].label(args.think_ms),
+                record: record(results, |r| (entrant + r.turned) % n),
+            })
+            .collect(),
+    };
     let mut endings: Vec<EndingCount> = Vec::new();
     for result in results {
         match endings.iter_mut().find(|e| e.cause == result.cause) {
@@ -218,14 +269,37 @@ fn summarise(rules: &Ruleset, args: &SelfplayArgs, results: &[GameResult]) -> Re
     endings.sort_by(|a, b| b.games.cmp(&a.games).then(a.cause.cmp(&b.cause)));
     Report {
         game: rules.name.clone(),
-        games: n,
+        games: results.len(),
         think_ms: args.think_ms,
         seed: args.seed,
         max_plies: args.max_plies,
+        lineup: entrants.iter().map(|e| e.label(args.think_ms)).collect(),
+        rotate: args.rotate,
         seats,
+        players,
         endings,
         lengths: lengths(results),
         first_mover: first_mover(rules.players(), results),
+    }
+}
+
+/// Wins, draws and losses of whoever sat at `seat_in(game)` in each game.
+fn record(results: &[GameResult], seat_in: impl Fn(&GameResult) -> usize) -> Record {
+    let shared = |won: bool| {
+        results
+            .iter()
+            .filter(|r| r.won == won && r.players & (1 << seat_in(r)) != 0)
+            .count()
+    };
+    let (wins, draws, n) = (shared(true), shared(false), results.len());
+    let (low, high) = wilson(wins, n);
+    Record {
+        wins,
+        draws,
+        losses: n - wins - draws,
+        win_rate: wins as f64 / n as f64,
+        win_rate_low: low,
+        win_rate_high: high,
     }
 }
 
@@ -290,23 +364,34 @@ fn first_mover(players: usize, results: &[GameResult]) -> FirstMover {
 }
 
 fn text_report(report: &Report) -> String {
+    let rotating = match report.rotate {
+        true => ", changing seats each game",
+        false => "",
+    };
     let mut out = format!(
-        "{}: {} games at {} ms a turn (seed {}, at most {} plies)\n\n",
-        report.game, report.games, report.think_ms, report.seed, report.max_plies
+        "{}: {} games, {}{rotating} (seed {}, at most {} plies)\n\n",
+        report.game,
+        report.games,
+        report.lineup.join(" against "),
+        report.seed,
+        report.max_plies
     );
-    out += "seat  player        wins  draws  losses  win rate (95% interval)\n";
+    out += "seat  side          who         wins  draws  losses  win rate (95% interval)\n";
     for s in &report.seats {
+        let who = s.who.as_deref().unwrap_or("(rotating)");
         out += &format!(
-            "{:>4}  {:<12} {:>5}  {:>5}  {:>6}  {:>5.1}% ({:.1}% to {:.1}%)\n",
+            "{:>4}  {:<12}  {who:<10}{}",
             s.seat,
-            s.player,
-            s.wins,
-            s.draws,
-            s.losses,
-            100.0 * s.win_rate,
-            100.0 * s.win_rate_low,
-            100.0 * s.win_rate_high
+            s.side,
+            record_line(&s.record)
         );
+    }
+    if !report.players.is_empty() {
+        out += "\nplayer (first seat)           wins  draws  losses  win rate (95% interval)\n";
+        for p in &report.players {
+            let name = format!("{} ({})", p.who, p.first_seat);
+            out += &format!("{name:<28}{}", record_line(&p.record));
+        }
     }
     out += "\nhow games ended:\n";
     for e in &report.endings {
@@ -336,4 +421,16 @@ fn text_report(report: &Report) -> String {
         100.0 * f.high
     );
     out
+}
+
+fn record_line(r: &Record) -> String {
+    format!(
+        "{:>6}  {:>5}  {:>6}  {:>5.1}% ({:.1}% to {:.1}%)\n",
+        r.wins,
+        r.draws,
+        r.losses,
+        100.0 * r.win_rate,
+        100.0 * r.win_rate_low,
+        100.0 * r.win_rate_high
+    )
 }

@@ -88,6 +88,14 @@ impl Turn {
         self.len == 0
     }
 
+    /// Every square the turn touches: where pieces left and arrived, arrows flew, squares opened.
+    pub fn squares(&self) -> impl Iterator<Item = Sq> + '_ {
+        self.parts()
+            .iter()
+            .flat_map(|part| [part.from, part.to])
+            .filter(|&sq| sq != NO_SQUARE)
+    }
+
     /// The first part: the move or drop that the turn is about.
     pub fn main(&self) -> &Part {
         &self.parts[0]

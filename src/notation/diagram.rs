@@ -1,11 +1,25 @@
 //! A position as a text diagram, for `fairy show`.
 
-use crate::compile::{BLOCKED, EMPTY, NO_SQUARE};
+use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Sq};
 use crate::engine::Position;
+
+/// How a diagram shows the squares of the last turn.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Marks {
+    /// A `>` before each marked square, for plain text.
+    Plain,
+    /// Each marked square in reverse video, for a terminal.
+    Colour,
+}
 
 /// Ranks from the top with their numbers, files lettered below; `.` an empty square, `*` a
 /// blocked one, a blank a hole. Then who moves, pieces in hand, and the FEN.
 pub fn diagram(position: &mut Position<'_>) -> String {
+    marked_diagram(position, &[], Marks::Plain)
+}
+
+/// The diagram with the squares `marked` shown as `marks` says.
+pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) -> String {
     let rules = position.rules;
     let geometry = &rules.geometry;
     let cell = rules
@@ -32,7 +46,7 @@ pub fn diagram(position: &mut Position<'_>) -> String {
                     }
                 },
             };
-            out.push_str(&format!("{text:>cell$}"));
+            out.push_str(&mark(&text, cell, marked.contains(&sq).then_some(marks)));
         }
         out.push('\n');
     }
@@ -137,4 +151,15 @@ fn check_line(position: &mut Position<'_>) -> String {
         rules.player_names[mover],
         pieces.join(" and ")
     )
+}
+
+/// One cell of width `cell`, right-aligned, marked if asked and there is room.
+fn mark(text: &str, cell: usize, marks: Option<Marks>) -> String {
+    let pad = " ".repeat(cell.saturating_sub(text.chars().count()));
+    match marks {
+        None => format!("{pad}{text}"),
+        Some(Marks::Colour) => format!("{pad}\x1b[7m{text}\x1b[0m"),
+        Some(Marks::Plain) if pad.is_empty() => text.to_string(),
+        Some(Marks::Plain) => format!("{}>{text}", &pad[1..]),
+    }
 }

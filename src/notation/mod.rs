@@ -1,6 +1,6 @@
 //! Notation: positions as FEN and turns as coordinate text, read and written.
 
-pub use diagram::diagram;
+pub use diagram::{Marks, diagram, marked_diagram};
 
 mod diagram;
 pub mod fen;

@@ -1,0 +1,82 @@
+//! Who sits at each seat of `play` and `selfplay`: `--seat N=WHO`, read and turned into players.
+
+use super::Reported;
+use crate::ai::Player;
+use crate::compile::Ruleset;
+use std::time::Duration;
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Human,
+    /// The computer, thinking this many milliseconds a turn (the command's `--think-ms` if none).
+    Computer(Option<u64>),
+    Random,
+}
+
+impl Seat {
+    /// The program behind the seat, or `None` for a human.
+    pub fn player(self, rules: &Ruleset, think_ms: u64, seed: u64) -> Option<Player> {
+        match self {
+            Seat::Human => None,
+            Seat::Random => Some(Player::random(seed)),
+            Seat::Computer(ms) => {
+                let think = Duration::from_millis(ms.unwrap_or(think_ms));
+                Some(Player::computer(rules, think, seed))
+            }
+        }
+    }
+
+    /// How a report names the seat's player: `human`, `random`, `ai 100 ms`.
+    pub fn label(self, think_ms: u64) -> String {
+        match self {
+            Seat::Human => "human".to_string(),
+            Seat::Random => "random".to_string(),
+            Seat::Computer(ms) => format!("ai {} ms", ms.unwrap_or(think_ms)),
+        }
+    }
+}
+
+/// Reads `N=human`, `N=ai`, `N=ai:MS` or `N=random`, with N counted from 1.
+pub fn parse_seat(text: &str) -> Result<(usize, Seat), String> {
+    let usage = "write a seat as N=human, N=ai, N=ai:MS or N=random (N from 1)";
+    let (number, who) = text.split_once('=').ok_or(usage)?;
+    let seat: usize = number.parse().map_err(|_| usage)?;
+    let kind = match who {
+        "human" => Seat::Human,
+        "ai" => Seat::Computer(None),
+        "random" => Seat::Random,
+        _ => match who.strip_prefix("ai:").map(str::parse) {
+            Some(Ok(ms)) => Seat::Computer(Some(ms)),
+            _ => return Err(usage.to_string()),
+        },
+    };
+    match seat {
+        0 => Err(usage.to_string()),
+        _ => Ok((seat - 1, kind)),
+    }
+}
+
+/// Each seat's player: `first` at seat 1, the computer elsewhere, then the seats given.
+pub fn seats_of(
+    rules: &Ruleset,
+    first: Seat,
+    given: &[(usize, Seat)],
+) -> Result<Vec<Seat>, Reported> {
+    let players = rules.players();
+    let mut seats = vec![Seat::Computer(None); players];
+    seats[0] = first;
+    for &(seat, kind) in given {
+        if seat >= players {
+            super::complain!("error: --seat {}: this game has {players} seats", seat + 1);
+            return Err(Reported);
+        }
+        seats[seat] = kind;
+    }
+    Ok(seats)
+}
+
+/// A different seed for each seat, so two computers at one table do not mirror each other.
+pub fn seat_seed(seed: u64, seat: usize) -> u64 {
+    seed.wrapping_add(seat as u64 * 0x1000_0001)
+}
