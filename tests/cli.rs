@@ -367,6 +367,42 @@ fn malformed_and_illegal_moves_get_different_messages() {
     );
 }
 
+/// A position a game with royal pieces cannot reach is refused with the reason; where the
+/// file ends the game by taking the royal piece, a position without it is a finished game.
+#[test]
+fn positions_without_or_with_extra_royal_pieces_are_refused() {
+    let chess = shipped("chess.rules");
+    for (fen, reason) in [
+        ("8/8/8/8/8/8/8/4k3 w - - 0 1", "White has no King"),
+        ("4k3/8/8/8/8/8/8/8 b - - 0 1", "White has no King"),
+        ("4k3/8/8/8/8/8/8/K3K3 w - - 0 1", "White has 2 Kings"),
+    ] {
+        expect(&["show", &chess, "--fen", fen], 1, reason);
+    }
+    let crazyhouse = shipped("crazyhouse.rules");
+    expect(
+        &[
+            "show",
+            &crazyhouse,
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3[K] w - - 0 1",
+        ],
+        1,
+        "White has 2 Kings: this game gives them at most 1",
+    );
+    let amphora = shipped("amphora.rules");
+    expect(
+        &[
+            "show",
+            &amphora,
+            "--fen",
+            "p3p/p1p/p4/3g1P1/4P2/3K1/P2/1PPPP[] b - - 0 21",
+        ],
+        0,
+        "result: White wins",
+    );
+}
+
 /// `fairy check -` reads a rule file from standard input.
 #[test]
 fn check_reads_standard_input() {

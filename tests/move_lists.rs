@@ -168,7 +168,7 @@ move_list!(
 move_list!(
     grasshopper_new_hurdle_exposes_king,
     "tests/variants/grasshopper",
-    "4g3/8/8/8/8/8/8/4K1N1 w - - 0 1"
+    "k3g3/8/8/8/8/8/8/4K1N1 w - - 0 1"
 );
 // A promotion to a second royal King: afterwards both must stay safe.
 move_list!(

@@ -21,7 +21,7 @@
 //! for each counter of the game.
 
 use super::NotationError;
-use crate::compile::{BLOCKED, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
+use crate::compile::{BLOCKED, Code, EMPTY, EndCondition, NO_SQUARE, Ruleset, Sq};
 use crate::engine::Position;
 
 /// Writes a position as FEN.
@@ -340,6 +340,7 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
     }
     read_clocks(&mut position, clocks, text.len())?;
     read_state(&mut position, &state)?;
+    check_royals(&position, board_start, board_field.len())?;
     // A piece counts as unmoved where the start position has the same piece.
     for (sq, unmoved) in position.unmoved.iter_mut().enumerate() {
         let code = position.board[sq];
@@ -348,6 +349,68 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
     position.refresh();
     position.begin_turn(passed.0, passed.1);
     Ok(position)
+}
+
+/// In a game with royal pieces, each player still in has at least one, unless the file can
+/// end by taking it, and no more than the start gives them (on the board and in hand), unless
+/// a piece can become royal by promotion.
+fn check_royals(position: &Position<'_>, start: usize, len: usize) -> Result<(), NotationError> {
+    let rules = position.rules;
+    if !rules.has_royal() || rules.royalty_changes {
+        return Ok(());
+    }
+    let royal_target = rules.kinds.iter().any(|k| {
+        k.promotions
+            .iter()
+            .any(|p| p.targets.iter().any(|&t| rules.kinds[t as usize].royal))
+    });
+    let may_lose = rules
+        .end
+        .iter()
+        .any(|&(_, c)| c == EndCondition::RoyalCaptured);
+    let at_start = Position::start(rules);
+    let error = |m: String| NotationError::new(m, start, start + len);
+    let royal_kinds: Vec<&str> = rules
+        .kinds
+        .iter()
+        .filter(|k| k.royal && !k.promoted)
+        .map(|k| k.name.as_str())
+        .collect();
+    let royal = match royal_kinds.as_slice() {
+        [one] => *one,
+        _ => "royal piece",
+    };
+    for player in (0..rules.players()).filter(|&p| position.alive & (1 << p) != 0) {
+        let (have, allowed) = (royals_of(position, player), royals_of(&at_start, player));
+        let name = &rules.player_names[player];
+        if have == 0 && allowed > 0 && !may_lose {
+            return Err(error(format!(
+                "{name} has no {royal}: every position of this game has one"
+            )));
+        }
+        if have > allowed && !royal_target {
+            return Err(error(format!(
+                "{name} has {have} {royal}s: this game gives them at most {allowed}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// How many royal pieces `player` has, on the board and in hand.
+fn royals_of(position: &Position<'_>, player: usize) -> usize {
+    let rules = position.rules;
+    let on_board = position
+        .board
+        .iter()
+        .filter_map(|&code| position.piece(code))
+        .filter(|&(kind, owner)| owner == player && rules.kinds[kind].royal)
+        .count();
+    let in_hand: usize = (0..rules.kinds.len())
+        .filter(|&kind| rules.kinds[kind].royal)
+        .map(|kind| usize::from(position.hands[position.hand_slot(player, kind)]))
+        .sum();
+    on_board + in_hand
 }
 
 /// The player to move: `w` or `b` with two players, a colour letter with more.
