@@ -934,27 +934,33 @@ fn content_end(pair: &P<'_>) -> usize {
     }
 }
 
+/// Every direction word and its meaning, as the grammar's `direction` rule lists them.
+pub(super) const DIRECTION_WORDS: [(&str, Direction); 20] = [
+    ("forward", Direction::Forward),
+    ("backward", Direction::Backward),
+    ("left", Direction::Left),
+    ("right", Direction::Right),
+    ("forward-left", Direction::ForwardLeft),
+    ("forward-right", Direction::ForwardRight),
+    ("backward-left", Direction::BackwardLeft),
+    ("backward-right", Direction::BackwardRight),
+    ("sideways", Direction::Sideways),
+    ("vertical", Direction::Vertical),
+    ("orthogonal", Direction::Orthogonal),
+    ("diagonal", Direction::Diagonal),
+    ("diagonal-forward", Direction::DiagonalForward),
+    ("diagonal-backward", Direction::DiagonalBackward),
+    ("ahead", Direction::Ahead),
+    ("behind", Direction::Behind),
+    ("all", Direction::All),
+    ("narrow", Direction::Narrow),
+    ("wide", Direction::Wide),
+    ("away", Direction::Away),
+];
+
 pub(super) fn direction_word(word: &str) -> Direction {
-    match word {
-        "forward" => Direction::Forward,
-        "backward" => Direction::Backward,
-        "left" => Direction::Left,
-        "right" => Direction::Right,
-        "forward-left" => Direction::ForwardLeft,
-        "forward-right" => Direction::ForwardRight,
-        "backward-left" => Direction::BackwardLeft,
-        "backward-right" => Direction::BackwardRight,
-        "sideways" => Direction::Sideways,
-        "vertical" => Direction::Vertical,
-        "orthogonal" => Direction::Orthogonal,
-        "diagonal" => Direction::Diagonal,
-        "diagonal-forward" => Direction::DiagonalForward,
-        "diagonal-backward" => Direction::DiagonalBackward,
-        "ahead" => Direction::Ahead,
-        "behind" => Direction::Behind,
-        "all" => Direction::All,
-        "narrow" => Direction::Narrow,
-        "wide" => Direction::Wide,
-        _ => Direction::Away,
-    }
+    DIRECTION_WORDS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map_or(Direction::Away, |&(_, direction)| direction)
 }

@@ -165,11 +165,14 @@ fn syntax_problem(
         ErrorVariant::ParsingError { positives, .. } => (positives, None),
         ErrorVariant::CustomError { message } => (Vec::new(), Some(message)),
     };
+    let mut condition_help = None;
     if positives == [Rule::kw_immobilized]
         && did_you_mean(found_at(&text[start..]), &positives).is_none()
+        && ends_line(text, start)
     {
-        // Any unknown word after `when` reads as a piece name waiting for `immobilized`, but it
-        // is far more often a misspelt end condition: blame the word, and list the conditions.
+        // Any unknown word after `when` reads as a piece name waiting for `immobilized`, but
+        // alone on its line it is far more often a misspelt end condition: blame the word, and
+        // list the conditions.
         let end = content_len(&text[..start]);
         start = text[..end]
             .char_indices()
@@ -177,6 +180,14 @@ fn syntax_problem(
             .find(|&(_, c)| !is_word_char(c))
             .map_or(0, |(i, c)| i + c.len_utf8());
         positives = vec![Rule::end_condition];
+    } else if positives == [Rule::kw_immobilized] {
+        // `win when King enters hill`: the piece name may be right; what follows it is not.
+        condition_help = Some(format!(
+            "a piece name in an end condition is followed by `immobilized`; the end conditions are {}",
+            describe_rule(Rule::end_condition)
+                .trim_start_matches("an end condition (")
+                .trim_end_matches(')')
+        ));
     }
     let found = found_at(&text[start..]);
     let mut after = "";
@@ -210,10 +221,19 @@ fn syntax_problem(
                 "`{word}` is a keyword, so it cannot be a name: choose another, such as `{word}-1`"
             )
         });
-    match keyword.or_else(|| did_you_mean(found, &positives)) {
+    match keyword
+        .or_else(|| did_you_mean(found, &positives))
+        .or(condition_help)
+    {
         Some(help) => problem.with_help(help),
         None => problem,
     }
+}
+
+/// Whether nothing but blanks and comments stands between the last word before `at` and the
+/// end of its line, so that the error at `at` is on a later line.
+fn ends_line(text: &str, at: usize) -> bool {
+    at >= text.len() || text[content_len(&text[..at])..at].contains('\n')
 }
 
 fn is_word_char(c: char) -> bool {
@@ -238,20 +258,33 @@ fn found_at(rest: &str) -> &str {
 }
 
 /// "did you mean `checkmated`?" when the word found looks like a misspelling of a keyword
-/// that could stand here, taken from the descriptions of what was expected.
+/// or direction that could stand here, or has a hyphenated word's parts the wrong way round
+/// (`forward-diagonal` for `diagonal-forward`).
 fn did_you_mean(found: &str, expected: &[Rule]) -> Option<String> {
     if !found.starts_with(|c: char| c.is_alphabetic()) {
         return None;
     }
     // Two-letter keywords are one typo away from too many words to be worth suggesting.
-    let keywords: Vec<&str> = expected
+    let mut words: Vec<&str> = expected
         .iter()
         .flat_map(|rule| describe_rule(*rule).split('`').skip(1).step_by(2))
         .flat_map(str::split_whitespace)
         .filter(|word| word.len() > 2 && *word != found)
         .filter(|word| word.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
         .collect();
-    crate::check::closest(found, keywords.into_iter()).map(|word| format!("did you mean `{word}`?"))
+    if expected
+        .iter()
+        .any(|r| matches!(r, Rule::direction | Rule::directions))
+    {
+        words.extend(build::DIRECTION_WORDS.iter().map(|(w, _)| *w));
+    }
+    let swapped = found.split_once('-').map(|(a, b)| format!("{b}-{a}"));
+    let word = words
+        .iter()
+        .find(|w| Some(**w) == swapped.as_deref())
+        .copied()
+        .or_else(|| crate::check::closest(found, words.iter().copied()))?;
+    Some(format!("did you mean `{word}`?"))
 }
 
 /// "a or b", "a, b or c", with repeats removed and the list kept short. Descriptions offer
