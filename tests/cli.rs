@@ -467,3 +467,75 @@ fn show_says_check_and_by_which_pieces() {
     run.assert_exit(0, "show the start");
     assert!(!run.stdout.contains("check:"), "{}", run.stdout);
 }
+
+/// `--json` on `check`: every file's verdict, each problem located by line and column.
+#[test]
+fn check_json_locates_every_problem() {
+    let chess = shipped("chess.rules");
+    let bad = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bad/syntax-error-and-name-errors.rules")
+        .to_string_lossy()
+        .into_owned();
+    let run = fairy(&["check", "--json", &chess, &bad, "no-such-file"], limit());
+    run.assert_exit(1, "check --json");
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let files = report["files"].as_array().expect("files");
+    assert_eq!(files.len(), 3);
+    assert_eq!(files[0]["valid"], true);
+    assert!(
+        files[0]["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("Chess: 2 players")
+    );
+    let problems = files[1]["problems"].as_array().expect("problems");
+    let places: Vec<(u64, u64, &str)> = problems
+        .iter()
+        .map(|p| {
+            let at = |k: &str| p[k].as_u64().expect("a number");
+            (at("line"), at("column"), p["message"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (9, 8, "unexpected `al`"),
+            (14, 14, "unknown piece `Quen`"),
+            (18, 28, "square `e9` is off the board")
+        ]
+    );
+    assert_eq!(problems[1]["help"], "did you mean `Queen`?");
+    assert_eq!(files[2]["valid"], false);
+    assert!(files[2]["error"].as_str().is_some());
+}
+
+/// `--json` on `moves`, `perft --divide` and `show` says what the plain output says.
+#[test]
+fn moves_perft_and_show_json_agree_with_the_plain_output() {
+    let chess = shipped("chess.rules");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let run = fairy(args, limit());
+        run.assert_exit(0, &args.join(" "));
+        serde_json::from_str(&run.stdout).expect("one JSON document")
+    };
+    let plain = fairy(&["moves", &chess, "--moves", "e2e4"], limit()).stdout;
+    let listed = json(&["moves", &chess, "--moves", "e2e4", "--json"]);
+    let listed: Vec<&str> = listed["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(listed, plain.lines().collect::<Vec<_>>());
+    let divided = json(&["perft", &chess, "3", "--divide", "--json"]);
+    assert_eq!(divided["nodes"], 8902);
+    let rows = divided["divide"].as_array().unwrap();
+    assert_eq!(rows.len(), 20);
+    let sum: u64 = rows.iter().map(|r| r["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 8902);
+    let shown = json(&["show", &chess, "--moves", "f2f3 e7e5 g2g4 d8h4", "--json"]);
+    assert_eq!(shown["result"]["text"], "Black wins: White is checkmated");
+    assert_eq!(shown["check"][0]["square"], "h4");
+    assert_eq!(shown["board"][0][4], "k");
+    assert_eq!(shown["to_move"], "White");
+}

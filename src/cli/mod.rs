@@ -32,6 +32,9 @@ enum Command {
         /// Rule files to check; `-` reads one from standard input.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
+        /// Print every file's verdict as one JSON document on standard output.
+        #[arg(long)]
+        json: bool,
     },
     /// Show a position as a text diagram.
     Show(PositionArgs),
@@ -59,6 +62,7 @@ enum Command {
     Selfplay(selfplay::SelfplayArgs),
 }
 
+mod json;
 mod play;
 mod seats;
 mod selfplay;
@@ -75,6 +79,9 @@ struct PositionArgs {
     /// them from a game record.
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     moves: Option<String>,
+    /// Print the answer as one JSON document.
+    #[arg(long)]
+    json: bool,
 }
 
 /// A command's failure, already reported on standard error.
@@ -111,14 +118,19 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Check { files } => check_files(&files),
+        Command::Check { files, json } => check_files(&files, json),
         Command::Show(args) => with_position(&args, |position| {
-            emit(&crate::notation::diagram(position));
+            match args.json {
+                true => emit(&json::text(&json::position(position))),
+                false => emit(&crate::notation::diagram(position)),
+            }
             Ok(())
         }),
         Command::Moves(args) => with_position(&args, |position| {
-            for text in moves::legal_texts(position) {
-                emit(&format!("{text}\n"));
+            let texts = moves::legal_texts(position);
+            match args.json {
+                true => emit(&json::text(&serde_json::json!({ "moves": texts }))),
+                false => texts.iter().for_each(|text| emit(&format!("{text}\n"))),
             }
             Ok(())
         }),
@@ -127,7 +139,7 @@ pub fn main() -> ExitCode {
             depth,
             divide,
         } => with_position(&position, |p| {
-            perft(p, depth as usize, divide);
+            perft(p, depth as usize, divide, position.json);
             Ok(())
         }),
         Command::Test { files } => run_tests(&files),
@@ -140,12 +152,34 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn check_files(paths: &[String]) -> Result<(), Reported> {
+fn check_files(paths: &[String], as_json: bool) -> Result<(), Reported> {
     let mut all_valid = true;
-    for path in paths {
-        all_valid &= check_file(path);
+    if as_json {
+        let files: Vec<serde_json::Value> = paths.iter().map(|path| check_to_json(path)).collect();
+        all_valid = files.iter().all(|file| file["valid"] == true);
+        emit(&json::text(&serde_json::json!({ "files": files })));
+    } else {
+        for path in paths {
+            all_valid &= check_file(path);
+        }
     }
     if all_valid { Ok(()) } else { Err(Reported) }
+}
+
+/// One file's verdict as JSON.
+fn check_to_json(path: &str) -> serde_json::Value {
+    match source::load(path) {
+        Ok(source) => {
+            let Verdict { summary, problems } = check::check_text(&source.text);
+            let summary = summary.map(|s| s.to_string());
+            json::check_verdict(&source.name, &source.text, summary, &problems)
+        }
+        Err(LoadError::Unreadable(message)) => json::unreadable(path, &message),
+        Err(LoadError::NotText(report)) => {
+            let message = report.problems.first().map_or("not text", |p| &p.message);
+            json::unreadable(path, message)
+        }
+    }
 }
 
 /// Checks one file, printing its summary or its report; returns whether it is valid.
@@ -261,24 +295,38 @@ fn report_notation(name: &str, text: &str, error: NotationError) -> Reported {
     Reported
 }
 
-fn perft(position: &mut Position<'_>, depth: usize, divide: bool) {
+fn perft(position: &mut Position<'_>, depth: usize, divide: bool, as_json: bool) {
     let started = Instant::now();
     let mut counter = Perft::new(depth);
-    let nodes = if divide && depth > 0 {
+    let rows: Option<Vec<(String, u64)>> = (divide && depth > 0).then(|| {
         let mut rows: Vec<(String, u64)> = counter
             .divide(position, depth)
             .into_iter()
             .map(|(turn, n)| (moves::write(position, &turn), n))
             .collect();
         rows.sort();
+        rows
+    });
+    let nodes = match &rows {
+        Some(rows) => rows.iter().map(|(_, n)| n).sum(),
+        None => counter.count(position, depth),
+    };
+    let rows = rows.unwrap_or_default();
+    if as_json {
+        let mut report = serde_json::json!({ "depth": depth, "nodes": nodes });
+        if divide {
+            report["divide"] = rows
+                .iter()
+                .map(|(text, n)| serde_json::json!({ "move": text, "nodes": n }))
+                .collect();
+        }
+        emit(&json::text(&report));
+    } else {
         for (text, n) in &rows {
             emit(&format!("{text} {n}\n"));
         }
-        rows.iter().map(|(_, n)| n).sum()
-    } else {
-        counter.count(position, depth)
-    };
-    emit(&format!("{nodes}\n"));
+        emit(&format!("{nodes}\n"));
+    }
     let seconds = started.elapsed().as_secs_f64();
     complain!(
         "{nodes} nodes in {seconds:.3} s ({:.0} nodes per second)",

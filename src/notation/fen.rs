@@ -192,7 +192,7 @@ fn has_hands(rules: &Ruleset) -> bool {
 
 /// A piece letter as written for its player: with two players, capitals for the first and
 /// lower case for the second; with more, the player's colour letter before the capital.
-pub(super) fn written(rules: &Ruleset, letter: &str, player: usize) -> String {
+pub fn written(rules: &Ruleset, letter: &str, player: usize) -> String {
     match (coloured(rules), player) {
         (true, _) => format!("{}{}", colour(rules, player), letter.to_uppercase()),
         (false, 0) => letter.to_uppercase(),

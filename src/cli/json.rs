@@ -1,0 +1,155 @@
+//! `--json`: what `check`, `show`, `moves` and `perft` print, as one JSON document for editors
+//! and tools. The shapes are documented in the README.
+
+use crate::compile::{BLOCKED, EMPTY, NO_SQUARE};
+use crate::diagnostic::Problem;
+use crate::engine::Position;
+use crate::engine::outcome::Ending;
+use crate::notation::fen;
+use serde_json::{Value, json};
+
+/// A file's verdict: its summary if valid, and every problem located by line and column.
+pub fn check_verdict(
+    file: &str,
+    text: &str,
+    summary: Option<String>,
+    problems: &[Problem],
+) -> Value {
+    json!({
+        "file": file,
+        "valid": summary.is_some(),
+        "summary": summary,
+        "problems": problems.iter().map(|p| problem(text, p)).collect::<Vec<_>>(),
+    })
+}
+
+/// A file that could not be read or is not text.
+pub fn unreadable(file: &str, message: &str) -> Value {
+    json!({ "file": file, "valid": false, "summary": null, "error": message, "problems": [] })
+}
+
+fn problem(text: &str, problem: &Problem) -> Value {
+    let (line, column) = line_and_column(text, problem.span.start);
+    let (end_line, end_column) = line_and_column(text, problem.span.end);
+    let notes: Vec<Value> = problem
+        .notes
+        .iter()
+        .map(|(span, note)| {
+            let (line, column) = line_and_column(text, span.start);
+            json!({ "line": line, "column": column, "message": note })
+        })
+        .collect();
+    json!({
+        "severity": if problem.is_error() { "error" } else { "warning" },
+        "message": problem.message,
+        "line": line,
+        "column": column,
+        "end_line": end_line,
+        "end_column": end_column,
+        "label": problem.label,
+        "help": problem.help,
+        "notes": notes,
+    })
+}
+
+/// Line and column of byte `at`, both from 1, the column counted in characters.
+fn line_and_column(text: &str, at: usize) -> (usize, usize) {
+    let at = at.min(text.len());
+    let before = text.get(..at).unwrap_or(text);
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
+/// The position as `show` draws it: the board by ranks from the top, whose turn, the result,
+/// check, players out, hands and the position's text.
+pub fn position(position: &mut Position<'_>) -> Value {
+    let rules = position.rules;
+    let names = &rules.player_names;
+    let geometry = &rules.geometry;
+    let board: Vec<Vec<Value>> = (0..geometry.height as i32)
+        .rev()
+        .map(|rank| {
+            (0..geometry.width as i32)
+                .map(|file| match geometry.at(file, rank) {
+                    NO_SQUARE => Value::Null,
+                    sq => json!(match position.board[sq as usize] {
+                        EMPTY => ".".to_string(),
+                        BLOCKED => "*".to_string(),
+                        code => {
+                            let (kind, player) = rules.split(code);
+                            fen::written(rules, &rules.kinds[kind].letter, player)
+                        }
+                    }),
+                })
+                .collect()
+        })
+        .collect();
+    let result = position.ending().map(|ending| {
+        json!({
+            "outcome": if matches!(ending, Ending::Win { .. }) { "win" } else { "draw" },
+            "players": named(names, ending.players()),
+            "cause": ending.cause(),
+            "text": ending.describe(names),
+        })
+    });
+    let mover = position.to_move;
+    let attacker = position.next_player(mover);
+    let checks: Vec<Value> = match attacker == mover {
+        true => Vec::new(),
+        false => position
+            .threats(mover, attacker, usize::MAX)
+            .into_iter()
+            .map(|sq| {
+                let (kind, _) = rules.split(position.board[sq as usize]);
+                json!({ "piece": rules.kinds[kind].name, "square": geometry.name(sq) })
+            })
+            .collect(),
+    };
+    let hands: serde_json::Map<String, Value> = names
+        .iter()
+        .enumerate()
+        .map(|(player, name)| {
+            let held: serde_json::Map<String, Value> = rules
+                .kinds
+                .iter()
+                .enumerate()
+                .map(|(kind, info)| (info, position.hands[position.hand_slot(player, kind)]))
+                .filter(|&(_, n)| n > 0)
+                .map(|(info, n)| (info.name.clone(), json!(n)))
+                .collect();
+            (name.clone(), Value::Object(held))
+        })
+        .collect();
+    json!({
+        "game": rules.name,
+        "board": board,
+        "to_move": names[mover],
+        "phase": position.current_phase().map(|phase| phase.name.clone()),
+        "result": result,
+        "check": checks,
+        "out": named(names, !position.alive & ((1u32 << names.len()) - 1)),
+        "hands": hands,
+        "fen": fen::write(position),
+    })
+}
+
+/// The names of the players whose bits are set.
+fn named(names: &[String], players: u32) -> Vec<&str> {
+    names
+        .iter()
+        .enumerate()
+        .filter(|(p, _)| players & (1 << p) != 0)
+        .map(|(_, n)| n.as_str())
+        .collect()
+}
+
+/// Pretty-printed, with a final newline.
+pub fn text(value: &Value) -> String {
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(value).expect("plain data")
+    )
+}
