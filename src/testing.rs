@@ -6,7 +6,13 @@ use crate::engine::perft::Perft;
 use crate::notation::{fen, moves};
 
 /// Runs one test, reporting a line per expectation; returns how many failed.
-pub fn run_case(rules: &Ruleset, case: &TestCase, mut report: impl FnMut(String)) -> usize {
+/// A perft expectation that counts more than `max_nodes` leaf nodes stops, and fails.
+pub fn run_case(
+    rules: &Ruleset,
+    case: &TestCase,
+    max_nodes: u64,
+    mut report: impl FnMut(String),
+) -> usize {
     let mut position = match setup(rules, case) {
         Ok(position) => position,
         Err(message) => {
@@ -16,13 +22,16 @@ pub fn run_case(rules: &Ruleset, case: &TestCase, mut report: impl FnMut(String)
     };
     let mut failures = 0;
     for &(depth, expected) in &case.perft {
-        let nodes = Perft::new(depth as usize).count(&mut position, depth as usize);
-        let verdict = if nodes == expected {
+        let mut counter = Perft::new(depth as usize).with_limit(max_nodes);
+        let nodes = counter.count(&mut position, depth as usize);
+        let verdict = if counter.stopped() {
+            format!("FAILED: stopped after counting more than {max_nodes} leaf nodes (--max-nodes)")
+        } else if nodes == expected {
             "ok".to_string()
         } else {
             format!("FAILED: got {nodes}")
         };
-        failures += usize::from(nodes != expected);
+        failures += usize::from(counter.stopped() || nodes != expected);
         report(format!(
             "test \"{}\": perft {depth} = {expected}: {verdict}",
             case.name

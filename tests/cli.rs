@@ -539,3 +539,30 @@ fn moves_perft_and_show_json_agree_with_the_plain_output() {
     assert_eq!(shown["board"][0][4], "k");
     assert_eq!(shown["to_move"], "White");
 }
+
+/// `--max-nodes` stops a perft or a test that would run for hours, with a clear message.
+#[test]
+fn max_nodes_stops_perft_and_test() {
+    let chess = shipped("chess.rules");
+    expect(
+        &["perft", &chess, "5", "--max-nodes", "1000"],
+        1,
+        "perft stopped after counting more than 1000 leaf nodes (--max-nodes)",
+    );
+    expect(&["perft", &chess, "2", "--max-nodes", "1000"], 0, "400");
+    expect(
+        &["test", &chess, "--max-nodes", "1000"],
+        1,
+        "FAILED: stopped after counting more than 1000 leaf nodes",
+    );
+    // A test asking for billions of nodes is valid, with a warning when checked.
+    let text =
+        std::fs::read_to_string(&chess).unwrap() + "test \"deep\" { perft 9 = 2439530234167 }\n";
+    let file = TempFile::new("deep-test", text.as_bytes());
+    let run = expect(
+        &["check", file.path()],
+        0,
+        "far more than a few seconds of `fairy test`",
+    );
+    assert!(run.stdout.contains(": ok: Chess"), "{}", run.stdout);
+}

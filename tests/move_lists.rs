@@ -488,3 +488,9 @@ move_list!(
     "2k2/3/5/2p4/K6/2Pp1/3/5[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0",
     "d3d4"
 );
+// Two castle clauses that make the same move (`sideways` and `right`): one turn, listed once.
+move_list!(
+    overlapping_castle_clauses_make_one_turn,
+    "tests/variants/castle-overlap",
+    "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"
+);

@@ -21,6 +21,7 @@ impl Checker<'_> {
     pub(super) fn check_piece(&mut self, piece: &Piece) {
         self.check_letter(piece);
         let mut royal: Option<Span> = None;
+        let mut castles: Vec<(String, Span)> = Vec::new();
         for clause in &piece.clauses {
             match clause {
                 PieceClause::Royal(span) => {
@@ -38,7 +39,22 @@ impl Checker<'_> {
                 PieceClause::Promote(promotion) => self.check_promotion(piece, promotion),
                 PieceClause::Drop(rule) => self.check_drop_rule(piece, rule),
                 PieceClause::Grant(grant) => self.check_grant(grant),
-                PieceClause::Castle(castle) => self.check_castle(piece, castle, royal.is_some()),
+                PieceClause::Castle(castle) => {
+                    let key = castle_key(castle);
+                    if let Some((_, first)) = castles.iter().find(|(k, _)| *k == key) {
+                        self.error(
+                            Problem::error(
+                                "the same castling given twice",
+                                castle.span,
+                                "again here",
+                            )
+                            .with_note(*first, "first here")
+                            .with_help("remove one: it would make the same move twice"),
+                        );
+                    }
+                    castles.push((key, castle.span));
+                    self.check_castle(piece, castle, royal.is_some())
+                }
             }
         }
         if !piece
@@ -453,4 +469,22 @@ pub(super) fn check_like_cycles(checker: &mut Checker<'_>) {
             .with_help("write the moves out in one of the pieces"),
         );
     }
+}
+
+/// What a castle clause means, without where it is written: two clauses with the same key make
+/// the same moves.
+fn castle_key(castle: &Castle) -> String {
+    let directions = sorted_words(castle.directions.iter().map(|d| &d.value));
+    let conditions = sorted_words(castle.conditions.iter().map(|c| &c.value));
+    format!(
+        "{directions:?} {} {} {} {conditions:?}",
+        castle.distance.value, castle.any_colour, castle.partner.value
+    )
+}
+
+/// The items as words, in order, so that the order they were written in does not count.
+fn sorted_words<T: std::fmt::Debug>(items: impl Iterator<Item = T>) -> Vec<String> {
+    let mut words: Vec<String> = items.map(|item| format!("{item:?}")).collect();
+    words.sort();
+    words
 }

@@ -2,6 +2,10 @@
 
 use super::Checker;
 
+/// Past this many leaf nodes a perft takes more than a few seconds, even at tens of millions
+/// of nodes a second.
+const HEAVY_TEST_NODES: u64 = 200_000_000;
+
 /// The deepest perft a test may ask for, as on the command line.
 pub const MAX_PERFT_DEPTH: u32 = 64;
 use crate::diagnostic::Problem;
@@ -114,9 +118,22 @@ impl Checker<'_> {
         }
         let mut depths: Vec<&Spanned<u32>> = Vec::new();
         for expectation in &test.expectations {
-            let Expectation::Perft { depth, .. } = expectation else {
+            let Expectation::Perft { depth, count, .. } = expectation else {
                 continue;
             };
+            if count.value > HEAVY_TEST_NODES {
+                self.error(
+                    Problem::warning(
+                        format!(
+                            "this expectation counts {} leaf nodes: far more than a few seconds of `fairy test`",
+                            count.value
+                        ),
+                        count.span,
+                        format!("more than {HEAVY_TEST_NODES}"),
+                    )
+                    .with_help("a shallower depth checks the same rules in seconds"),
+                );
+            }
             if depth.value == 0 {
                 self.error(Problem::error(
                     "perft depth starts at 1",

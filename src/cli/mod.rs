@@ -50,11 +50,17 @@ enum Command {
         /// First print each legal move with the count below it.
         #[arg(long)]
         divide: bool,
+        /// Stop with an error once more than N leaf nodes are counted.
+        #[arg(long, value_name = "N")]
+        max_nodes: Option<u64>,
     },
     /// Run the `test` blocks written in rule files.
     Test {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
+        /// Stop a perft expectation (as failed) once it has counted more than N leaf nodes.
+        #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+        max_nodes: u64,
     },
     /// Play a game at the terminal against the computer, or watch it play.
     Play(play::PlayArgs),
@@ -138,11 +144,12 @@ pub fn main() -> ExitCode {
             position,
             depth,
             divide,
+            max_nodes,
         } => with_position(&position, |p| {
-            perft(p, depth as usize, divide, position.json);
-            Ok(())
+            let limit = max_nodes.unwrap_or(u64::MAX);
+            perft(p, depth as usize, divide, position.json, limit)
         }),
-        Command::Test { files } => run_tests(&files),
+        Command::Test { files, max_nodes } => run_tests(&files, max_nodes),
         Command::Play(args) => play::play(&args),
         Command::Selfplay(args) => selfplay::selfplay(&args),
     };
@@ -295,9 +302,15 @@ fn report_notation(name: &str, text: &str, error: NotationError) -> Reported {
     Reported
 }
 
-fn perft(position: &mut Position<'_>, depth: usize, divide: bool, as_json: bool) {
+fn perft(
+    position: &mut Position<'_>,
+    depth: usize,
+    divide: bool,
+    as_json: bool,
+    limit: u64,
+) -> Result<(), Reported> {
     let started = Instant::now();
-    let mut counter = Perft::new(depth);
+    let mut counter = Perft::new(depth).with_limit(limit);
     let rows: Option<Vec<(String, u64)>> = (divide && depth > 0).then(|| {
         let mut rows: Vec<(String, u64)> = counter
             .divide(position, depth)
@@ -312,6 +325,10 @@ fn perft(position: &mut Position<'_>, depth: usize, divide: bool, as_json: bool)
         None => counter.count(position, depth),
     };
     let rows = rows.unwrap_or_default();
+    if counter.stopped() {
+        complain!("error: perft stopped after counting more than {limit} leaf nodes (--max-nodes)");
+        return Err(Reported);
+    }
     if as_json {
         let mut report = serde_json::json!({ "depth": depth, "nodes": nodes });
         if divide {
@@ -332,9 +349,10 @@ fn perft(position: &mut Position<'_>, depth: usize, divide: bool, as_json: bool)
         "{nodes} nodes in {seconds:.3} s ({:.0} nodes per second)",
         nodes as f64 / seconds.max(1e-9)
     );
+    Ok(())
 }
 
-fn run_tests(paths: &[String]) -> Result<(), Reported> {
+fn run_tests(paths: &[String], max_nodes: u64) -> Result<(), Reported> {
     let mut failures = 0;
     let mut unplayable = 0;
     for path in paths {
@@ -346,8 +364,9 @@ fn run_tests(paths: &[String]) -> Result<(), Reported> {
             emit(&format!("{path}: no test blocks\n"));
         }
         for case in &rules.tests {
-            failures +=
-                crate::testing::run_case(&rules, case, |line| emit(&format!("{path}: {line}\n")));
+            failures += crate::testing::run_case(&rules, case, max_nodes, |line| {
+                emit(&format!("{path}: {line}\n"))
+            });
         }
     }
     if failures > 0 {

@@ -66,7 +66,7 @@ fn castling(ruleset: &mut Ruleset, rules: &[CastleRule]) -> Result<(), Unsupport
                 for &v in &rule.vectors {
                     let v = absolute(ruleset.forward[player], v);
                     if let Some(right) = right_along(ruleset, rule, player, king_from, v, rook) {
-                        ruleset.castles.push(right);
+                        add_right(&mut ruleset.castles, right);
                     }
                 }
             }
@@ -84,6 +84,25 @@ fn castling(ruleset: &mut Ruleset, rules: &[CastleRule]) -> Result<(), Unsupport
         .checked_shr(32 - ruleset.castles.len() as u32)
         .unwrap_or(0);
     Ok(())
+}
+
+/// Adds a castling right, unless two clauses give the same move (`castle sideways 2` and
+/// `castle right 2`): then it is one right, safe only if both clauses ask for safety.
+fn add_right(rights: &mut Vec<CastleRight>, right: CastleRight) {
+    let same = |r: &&mut CastleRight| {
+        (r.player, r.king_from, r.king_to, r.rook_from, r.rook_to)
+            == (
+                right.player,
+                right.king_from,
+                right.king_to,
+                right.rook_from,
+                right.rook_to,
+            )
+    };
+    match rights.iter_mut().find(same) {
+        Some(existing) => existing.safe &= right.safe,
+        None => rights.push(right),
+    }
 }
 
 /// Castling checked on the board as it stands, for rules that a right cannot express: no

@@ -203,6 +203,14 @@ fn expand(
             "use them with R, B, Q or a doubled W or F",
         ));
     }
+    if let (Some(_), Some(range)) = (m.hop, &range) {
+        // The language's hop has no range; dropping it would play a different piece.
+        return Err(betza_error(
+            "a hop with a range is not supported",
+            range.span,
+            "fairy cannot limit how far a hopping piece goes",
+        ));
+    }
     let mut rules = Vec::new();
     for &(a, b) in bases {
         let all = geometry::images(a, b);
