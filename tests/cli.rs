@@ -566,3 +566,27 @@ fn max_nodes_stops_perft_and_test() {
     );
     assert!(run.stdout.contains(": ok: Chess"), "{}", run.stdout);
 }
+
+/// A board with holes written as Fairy-Stockfish writes it, every file with `*` on the holes,
+/// reads as the same position.
+#[test]
+fn holes_written_as_stars_read_as_holes() {
+    let amphora = shipped("amphora.rules");
+    let starred = "*ppkpp*/**ppp**/*5*/7/7/*5*/**PPP**/*PPKPP*[Gg] w - - 0 1";
+    expect(
+        &["show", &amphora, "--fen", starred],
+        0,
+        "fen: ppkpp/ppp/5/7/7/5/PPP/PPKPP[Gg] w - - 0 1",
+    );
+    // Over the whole width, a hole without its star is not read as one.
+    expect(
+        &[
+            "show",
+            &amphora,
+            "--fen",
+            "1ppkpp1/**ppp**/*5*/7/7/*5*/**PPP**/*PPKPP*[Gg] w - - 0 1",
+        ],
+        1,
+        "rank 8 has 5 squares, and 7 are given",
+    );
+}

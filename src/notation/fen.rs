@@ -547,7 +547,7 @@ fn read_board(position: &mut Position<'_>, field: &str, start: usize) -> Result<
             .map(|f| geometry.at(f, rank))
             .filter(|&s| s != NO_SQUARE)
             .collect();
-        let codes = rank_codes(rules, text, offset)?;
+        let codes = without_written_holes(position, rank, rank_codes(rules, text, offset)?);
         if codes.len() != squares.len() {
             return Err(NotationError::new(
                 format!(
@@ -566,6 +566,30 @@ fn read_board(position: &mut Position<'_>, field: &str, start: usize) -> Result<
         offset += text.len() + 1;
     }
     Ok(())
+}
+
+/// A rank written square by square over the whole width, with `*` on each hole, as
+/// Fairy-Stockfish writes boards with holes, becomes the codes of its squares alone; any other
+/// rank is left as it is.
+fn without_written_holes(position: &Position<'_>, rank: i32, codes: Vec<Code>) -> Vec<Code> {
+    let geometry = &position.rules.geometry;
+    let files: Vec<Sq> = (0..geometry.width as i32)
+        .map(|f| geometry.at(f, rank))
+        .collect();
+    let holes = files.iter().filter(|&&sq| sq == NO_SQUARE).count();
+    let every_hole_starred = files
+        .iter()
+        .zip(&codes)
+        .all(|(&sq, &code)| sq != NO_SQUARE || code == BLOCKED);
+    if holes == 0 || codes.len() != files.len() || !every_hole_starred {
+        return codes;
+    }
+    files
+        .iter()
+        .zip(codes)
+        .filter(|&(&sq, _)| sq != NO_SQUARE)
+        .map(|(_, code)| code)
+        .collect()
 }
 
 /// The codes of one rank's text, one per square.
