@@ -590,3 +590,30 @@ fn holes_written_as_stars_read_as_holes() {
         "rank 8 has 5 squares, and 7 are given",
     );
 }
+
+/// Where `K` could name two castling rights, positions name them by the partner's file, and a
+/// bare `K` is refused with the way to write it.
+#[test]
+fn ambiguous_castling_rights_are_named_by_file() {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/concepts/castle-orthogonal.rules")
+        .to_string_lossy()
+        .into_owned();
+    let board = "r3k2r/8/8/4r3/4R3/8/8/R3K2R";
+    expect(
+        &["show", &rules],
+        0,
+        &format!("fen: {board} w EHQkae - 0 1"),
+    );
+    expect(
+        &["show", &rules, "--fen", &format!("{board} w Kkae - 0 1")],
+        1,
+        "castling right `K` could be several: name the partner's file",
+    );
+    let run = expect(
+        &["moves", &rules, "--fen", &format!("{board} w Hkae - 0 1")],
+        0,
+        "e1g1",
+    );
+    assert!(!run.stdout.contains("e1e3"), "{}", run.stdout);
+}

@@ -99,19 +99,27 @@ fn random_games_keep_every_property() {
 /// Yonin Bishogi's four players, the players still in and en passant among them.
 #[test]
 fn every_position_reads_back_as_the_same_position() {
-    let mut random = Random(0x9A6B);
+    let games = ["yagbap", "amphora", "ghostarelay", "yonin-bishogi"];
+    positions_read_back(&games, 6, 300, 0x9A6B);
+}
+
+/// Plays `games` random games of each named game, at most `plies` long, checking that every
+/// position's text reads back as the same position and is written the same again.
+fn positions_read_back(names: &[&str], games: usize, plies: usize, seed: u64) {
+    let mut random = Random(seed);
     let mut turns = Vec::new();
-    for name in ["yagbap", "amphora", "ghostarelay", "yonin-bishogi"] {
+    for name in names {
         let rules = ruleset(name);
-        for _ in 0..6 {
+        for _ in 0..games {
             let mut position = Position::start(&rules);
-            for _ in 0..300 {
+            for _ in 0..plies {
                 if position.ending().is_some() {
                     break;
                 }
                 let text = fen::write(&mut position);
-                let reread = fen::read(&rules, &text).expect("written position reads back");
+                let mut reread = fen::read(&rules, &text).expect("written position reads back");
                 assert_eq!(reread.hash, position.hash, "{name}: {text}");
+                assert_eq!(fen::write(&mut reread), text, "{name}");
                 position.legal_turns(&mut turns);
                 position.make(&turns[random.below(turns.len())]);
             }
@@ -342,4 +350,15 @@ fn damaged_positions_never_panic() {
             assert!(outcome.is_ok(), "{name}: panic on {damaged:?}");
         }
     }
+}
+
+/// Castling rights that `K` and `Q` cannot tell apart (castling along a file too, or two
+/// distances with one Rook) read back as the same rights from every position of random games.
+#[test]
+fn castling_rights_round_trip() {
+    let games = [
+        "tests/concepts/castle-orthogonal",
+        "tests/concepts/castle-two-distances",
+    ];
+    positions_read_back(&games, 200, 40, 0xCA57);
 }

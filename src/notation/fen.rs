@@ -21,7 +21,7 @@
 //! for each counter of the game.
 
 use super::NotationError;
-use crate::compile::{BLOCKED, Code, EMPTY, EndCondition, NO_SQUARE, Ruleset, Sq};
+use crate::compile::{BLOCKED, CastleRight, Code, EMPTY, EndCondition, NO_SQUARE, Ruleset, Sq};
 use crate::engine::Position;
 
 /// Writes a position as FEN.
@@ -270,22 +270,61 @@ fn piece_text(rules: &Ruleset, code: Code) -> String {
 }
 
 fn castling_text(position: &Position<'_>) -> String {
-    let mut rights: Vec<(usize, bool, String)> = position
-        .rules
+    let rules = position.rules;
+    let mut rights: Vec<(usize, bool, String)> = rules
         .castles
         .iter()
         .enumerate()
         .filter(|(bit, _)| position.castling & (1 << bit) != 0)
         .map(|(_, right)| {
-            let letter = if right.kingside { "K" } else { "Q" };
-            let text = written(position.rules, letter, right.player);
+            let text = written(rules, &right_letters(rules, right), right.player);
             (right.player, !right.kingside, text)
         })
         .collect();
     rights.sort();
+    // Rights that share their pieces' squares are gained and lost together: written once.
+    rights.dedup();
     match rights.is_empty() {
         true => "-".to_string(),
         false => rights.into_iter().map(|(_, _, text)| text).collect(),
+    }
+}
+
+/// The rights of `right`'s player whose pieces start where `right`'s do: one written right.
+fn same_pieces<'r>(rules: &'r Ruleset, right: &CastleRight) -> impl Iterator<Item = usize> + 'r {
+    let key = (right.player, right.king_from, right.rook_from);
+    rules
+        .castles
+        .iter()
+        .enumerate()
+        .filter(move |(_, r)| (r.player, r.king_from, r.rook_from) == key)
+        .map(|(bit, _)| bit)
+}
+
+/// How a castling right is written: `K` or `Q` where that side names one pair of pieces of
+/// its player; otherwise, as Shredder-FEN does, the partner's file (`H`), with its rank too
+/// (`E8`) where the file is not enough or reads as `K` or `Q`.
+fn right_letters(rules: &Ruleset, right: &CastleRight) -> String {
+    let pairs = |keep: &dyn Fn(&CastleRight) -> bool| {
+        let mut found: Vec<(Sq, Sq)> = rules
+            .castles
+            .iter()
+            .filter(|r| r.player == right.player && keep(r))
+            .map(|r| (r.king_from, r.rook_from))
+            .collect();
+        found.sort();
+        found.dedup();
+        found.len()
+    };
+    if pairs(&|r| r.kingside == right.kingside) == 1 {
+        return if right.kingside { "K" } else { "Q" }.to_string();
+    }
+    let (file, rank) = rules.geometry.coords[right.rook_from as usize];
+    let file_of = |r: &CastleRight| rules.geometry.coords[r.rook_from as usize].0;
+    let letter = char::from(b'A' + file);
+    match pairs(&|r| file_of(r) == file) == 1 && !matches!(letter, 'K' | 'Q') {
+        true => letter.to_string(),
+        false => format!("{letter}{}", rank + 1),
     }
 }
 
@@ -769,30 +808,73 @@ fn read_castling(
     let mut i = 0;
     while i < text.len() {
         let token = read_token(rules, text, i);
-        let written = &text[i..token.end];
-        let error = |m: String| NotationError::new(m, start + i, start + token.end);
-        let kingside = match token.letter {
-            Some(b'K') if !token.plus && !token.marked => true,
-            Some(b'Q') if !token.plus && !token.marked => false,
-            _ => {
-                let example = match coloured(rules) {
-                    true => "rK, rQ",
-                    false => "KQkq",
-                };
+        let digits = text[token.end..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        let end = token.end + digits;
+        let written = &text[i..end];
+        let error = |m: String| NotationError::new(m, start + i, start + end);
+        let rank: Option<u32> = match digits {
+            0 => None,
+            _ => text[token.end..end].parse().ok(),
+        };
+        let Some(letter) = token.letter.filter(|_| !token.plus && !token.marked) else {
+            let example = match coloured(rules) {
+                true => "rK, rQ, rH",
+                false => "KQkq, or a partner's file such as Hh",
+            };
+            return Err(error(format!(
+                "`{written}` is not a castling right ({example})"
+            )));
+        };
+        let of_player = |r: &&CastleRight| r.player == token.player;
+        let by_side = |kingside: bool| -> Vec<&CastleRight> {
+            rules
+                .castles
+                .iter()
+                .filter(of_player)
+                .filter(|r| r.kingside == kingside)
+                .collect()
+        };
+        let by_partner = || -> Vec<&CastleRight> {
+            rules
+                .castles
+                .iter()
+                .filter(of_player)
+                .filter(|r| {
+                    let (file, r_rank) = rules.geometry.coords[r.rook_from as usize];
+                    u32::from(b'A') + file as u32 == u32::from(letter)
+                        && rank.is_none_or(|rank| r_rank as u32 + 1 == rank)
+                })
+                .collect()
+        };
+        let side = match (letter, rank) {
+            (b'K', None) => Some(by_side(true)),
+            (b'Q', None) => Some(by_side(false)),
+            _ => None,
+        };
+        let side_names_several = side.as_ref().is_some_and(|rights| !one_pair(rights));
+        let mut chosen = side
+            .filter(|rights| one_pair(rights))
+            .unwrap_or_else(by_partner);
+        if chosen.is_empty() && side_names_several {
+            chosen = by_side(letter == b'K');
+        }
+        chosen.sort_by_key(|r| (r.king_from, r.rook_from));
+        chosen.dedup_by_key(|r| (r.king_from, r.rook_from));
+        let right = match chosen[..] {
+            [right] => right,
+            [] => {
                 return Err(error(format!(
-                    "`{written}` is not a castling right ({example})"
+                    "this game has no castling right `{written}`"
                 )));
             }
-        };
-        let found = rules
-            .castles
-            .iter()
-            .enumerate()
-            .find(|(_, r)| r.player == token.player && r.kingside == kingside);
-        let Some((bit, right)) = found else {
-            return Err(error(format!(
-                "this game has no castling right `{written}`"
-            )));
+            _ => {
+                return Err(error(format!(
+                    "castling right `{written}` could be several: name the partner's file, or its square (`H1`)"
+                )));
+            }
         };
         let in_place = |sq: Sq| rules.start_board[sq as usize] == position.board[sq as usize];
         if !in_place(right.king_from) || !in_place(right.rook_from) {
@@ -800,10 +882,20 @@ fn read_castling(
                 "castling right `{written}` needs its pieces on their start squares"
             )));
         }
-        position.castling |= 1 << bit;
-        i = token.end;
+        for bit in same_pieces(rules, right) {
+            position.castling |= 1 << bit;
+        }
+        i = end;
     }
     Ok(())
+}
+
+/// Whether the rights all move the same pair of pieces.
+fn one_pair(rights: &[&CastleRight]) -> bool {
+    rights
+        .windows(2)
+        .all(|w| (w[0].king_from, w[0].rook_from) == (w[1].king_from, w[1].rook_from))
+        && !rights.is_empty()
 }
 
 /// Reads the en passant field; returns the square passed and the square of the piece that
