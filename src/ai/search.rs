@@ -70,7 +70,7 @@ impl Searcher {
             evaluator: Evaluator::new(rules),
             table: vec![Entry::default(); 1 << 17],
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; (squares + 1) * squares],
+            history: vec![0; (squares + 1) * (squares + 1)],
             squares,
             lists: (0..=MAX_PLY + CAPTURE_PLIES + 1)
                 .map(|_| Vec::new())
@@ -301,8 +301,8 @@ impl Searcher {
             stand <= alpha
         };
         let done = settled || left == 0 || ply >= self.lists.len() - 1 || self.out_of_time();
-        let checked = position.rules.has_royal() && position.in_check();
-        if done && !checked {
+        // Checkmate must be seen even at the horizon, so a player in check always looks on.
+        if done && !(position.rules.has_royal() && position.in_check()) {
             return stand;
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
@@ -399,14 +399,15 @@ impl Searcher {
         self.history[slot] = self.history[slot].saturating_add((depth * depth) as u32);
     }
 
-    /// A turn's place in the history table: its main part's squares, a drop by where it lands.
+    /// A turn's place in the history table: its main part's squares, where a missing square
+    /// (a drop's origin, a pass's both) has a slot of its own.
     fn history_slot(&self, turn: &Turn) -> usize {
         let main = turn.main();
-        let from = match main.from {
+        let index = |sq| match sq {
             crate::compile::NO_SQUARE => self.squares,
             sq => sq as usize,
         };
-        (from * self.squares + main.to as usize) % self.history.len()
+        index(main.from) * (self.squares + 1) + index(main.to)
     }
 
     fn out_of_time(&mut self) -> bool {

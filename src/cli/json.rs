@@ -1,11 +1,11 @@
 //! `--json`: what `check`, `show`, `moves` and `perft` print, as one JSON document for editors
 //! and tools. The shapes are documented in the README.
 
-use crate::compile::{BLOCKED, EMPTY, NO_SQUARE};
+use crate::compile::NO_SQUARE;
 use crate::diagnostic::Problem;
 use crate::engine::Position;
 use crate::engine::outcome::Ending;
-use crate::notation::fen;
+use crate::notation::{checking_pieces, fen, square_text};
 use serde_json::{Value, json};
 
 /// A file's verdict: its summary if valid, and every problem located by line and column.
@@ -75,14 +75,7 @@ pub fn position(position: &mut Position<'_>) -> Value {
             (0..geometry.width as i32)
                 .map(|file| match geometry.at(file, rank) {
                     NO_SQUARE => Value::Null,
-                    sq => json!(match position.board[sq as usize] {
-                        EMPTY => ".".to_string(),
-                        BLOCKED => "*".to_string(),
-                        code => {
-                            let (kind, player) = rules.split(code);
-                            fen::written(rules, &rules.kinds[kind].letter, player)
-                        }
-                    }),
+                    sq => json!(square_text(position, sq)),
                 })
                 .collect()
         })
@@ -95,19 +88,10 @@ pub fn position(position: &mut Position<'_>) -> Value {
             "text": ending.describe(names),
         })
     });
-    let mover = position.to_move;
-    let attacker = position.next_player(mover);
-    let checks: Vec<Value> = match attacker == mover {
-        true => Vec::new(),
-        false => position
-            .threats(mover, attacker, usize::MAX)
-            .into_iter()
-            .map(|sq| {
-                let (kind, _) = rules.split(position.board[sq as usize]);
-                json!({ "piece": rules.kinds[kind].name, "square": geometry.name(sq) })
-            })
-            .collect(),
-    };
+    let checks: Vec<Value> = checking_pieces(position)
+        .into_iter()
+        .map(|(piece, sq)| json!({ "piece": piece, "square": geometry.name(sq) }))
+        .collect();
     let hands: serde_json::Map<String, Value> = names
         .iter()
         .enumerate()
@@ -126,7 +110,7 @@ pub fn position(position: &mut Position<'_>) -> Value {
     json!({
         "game": rules.name,
         "board": board,
-        "to_move": names[mover],
+        "to_move": names[position.to_move],
         "phase": position.current_phase().map(|phase| phase.name.clone()),
         "result": result,
         "check": checks,

@@ -37,14 +37,7 @@ pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) 
             let sq = geometry.at(file, rank);
             let text = match sq {
                 NO_SQUARE => " ".to_string(),
-                _ => match position.board[sq as usize] {
-                    EMPTY => ".".to_string(),
-                    BLOCKED => "*".to_string(),
-                    code => {
-                        let (kind, player) = rules.split(code);
-                        super::fen::written(rules, &rules.kinds[kind].letter, player)
-                    }
-                },
+                _ => square_text(position, sq),
             };
             out.push_str(&mark(&text, cell, marked.contains(&sq).then_some(marks)));
         }
@@ -126,31 +119,54 @@ fn phase_lines(position: &Position<'_>) -> String {
     out
 }
 
-/// Whether the player to move is in check, and from which pieces.
-fn check_line(position: &mut Position<'_>) -> String {
+/// What stands on a square of the board: `.` empty, `*` blocked, or the piece as positions
+/// write it.
+pub fn square_text(position: &Position<'_>, sq: Sq) -> String {
+    let rules = position.rules;
+    match position.board[sq as usize] {
+        EMPTY => ".".to_string(),
+        BLOCKED => "*".to_string(),
+        code => {
+            let (kind, player) = rules.split(code);
+            super::fen::written(rules, &rules.kinds[kind].letter, player)
+        }
+    }
+}
+
+/// The pieces of the next player that attack the royal piece of the player to move: the
+/// name of each piece's kind and its square.
+pub fn checking_pieces<'r>(position: &mut Position<'r>) -> Vec<(&'r str, Sq)> {
     let rules = position.rules;
     let mover = position.to_move;
     let attacker = position.next_player(mover);
-    let threats = position.threats(mover, attacker, usize::MAX);
-    if attacker == mover || threats.is_empty() {
-        return String::new();
+    if attacker == mover {
+        return Vec::new();
     }
-    let pieces: Vec<String> = threats
-        .iter()
-        .map(|&sq| {
+    position
+        .threats(mover, attacker, usize::MAX)
+        .into_iter()
+        .map(|sq| {
             let (kind, _) = rules.split(position.board[sq as usize]);
-            format!(
-                "the {} on {}",
-                rules.kinds[kind].name,
-                rules.geometry.name(sq)
-            )
+            (rules.kinds[kind].name.as_str(), sq)
         })
+        .collect()
+}
+
+/// Whether the player to move is in check, and from which pieces.
+fn check_line(position: &mut Position<'_>) -> String {
+    let rules = position.rules;
+    let pieces: Vec<String> = checking_pieces(position)
+        .into_iter()
+        .map(|(name, sq)| format!("the {name} on {}", rules.geometry.name(sq)))
         .collect();
-    format!(
-        "check: {} is in check from {}\n",
-        rules.player_names[mover],
-        pieces.join(" and ")
-    )
+    match pieces.is_empty() {
+        true => String::new(),
+        false => format!(
+            "check: {} is in check from {}\n",
+            rules.player_names[position.to_move],
+            pieces.join(" and ")
+        ),
+    }
 }
 
 /// One cell of width `cell`, right-aligned, marked if asked and there is room.

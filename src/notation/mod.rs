@@ -1,6 +1,6 @@
 //! Notation: positions as FEN and turns as coordinate text, read and written.
 
-pub use diagram::{Marks, diagram, marked_diagram};
+pub use diagram::{Marks, checking_pieces, diagram, marked_diagram, square_text};
 
 mod diagram;
 pub mod fen;
