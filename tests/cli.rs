@@ -107,6 +107,14 @@ impl Drop for TempFile {
     }
 }
 
+fn concept(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/concepts")
+        .join(format!("{name}.rules"))
+        .to_string_lossy()
+        .into_owned()
+}
+
 fn shipped(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("rules")
@@ -297,7 +305,7 @@ fn castling_across_a_hole_is_no_castling() {
             piece King K {{ royal step all castle sideways 2 with Rook unmoved }}
             piece Rook R {{ slide orthogonal }}
             setup White {{ King a1 Rook d1 }}
-            setup Black {{ King a2 }}
+            setup Black {{ King c2 }}
             lose when checkmated"
         );
         let file = TempFile::new("hole", text.as_bytes());
@@ -306,6 +314,26 @@ fn castling_across_a_hole_is_no_castling() {
             run.assert_exit(0, &format!("{command} with a hole at {hole}"));
             assert!(!run.stdout.contains("a1c1"), "{}", run.stdout);
         }
+    }
+}
+
+/// A setup whose player to move could take the other's King is a position no game reaches:
+/// `check` and the commands that play refuse it, naming the King and its square.
+#[test]
+fn a_start_position_with_the_other_king_in_check_is_refused() {
+    let text = "game \"kings side by side\"
+        board 4 x 2
+        player White forward north
+        player Black forward south
+        piece King K { royal step all }
+        setup White { King a1 }
+        setup Black { King a2 }
+        lose when checkmated";
+    let file = TempFile::new("kings", text.as_bytes());
+    let message =
+        "the start position is impossible: Black's King on a2 is attacked with White to move";
+    for command in ["check", "moves", "show"] {
+        expect(&[command, file.path()], 1, message);
     }
 }
 
@@ -595,10 +623,7 @@ fn holes_written_as_stars_read_as_holes() {
 /// bare `K` is refused with the way to write it.
 #[test]
 fn ambiguous_castling_rights_are_named_by_file() {
-    let rules = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/concepts/castle-orthogonal.rules")
-        .to_string_lossy()
-        .into_owned();
+    let rules = concept("castle-orthogonal");
     let board = "r3k2r/8/8/4r3/4R3/8/8/R3K2R";
     expect(
         &["show", &rules],
@@ -616,4 +641,63 @@ fn ambiguous_castling_rights_are_named_by_file() {
         "e1g1",
     );
     assert!(!run.stdout.contains("e1e3"), "{}", run.stdout);
+}
+
+/// A piece behaves the same however it came to stand where it is. A Pawn that turned into a
+/// Rook (`+P`) by moving turns back when it moves again, and the `+p` the setup placed goes to
+/// hand as a Pawn when taken; read from the start position's text, the same happens.
+#[test]
+fn a_promoted_piece_behaves_the_same_however_it_came() {
+    let rules = concept("turn-over");
+    let start = ["--fen", "2k1s/1+p1p1/5/1P1+P1/S1K2[] w - - 0 1"];
+    for given in [&[][..], &start[..]] {
+        let moves = [&["moves", &rules][..], given, &["--moves", "b2b3+ c5c4"]].concat();
+        let run = expect(&moves, 0, "b3b4p\n");
+        assert!(!run.stdout.contains("b3b4\n"), "{}", run.stdout);
+        let show = [
+            &["show", &rules][..],
+            given,
+            &["--moves", "b2b3+ c5c4 b3b4p"],
+        ]
+        .concat();
+        expect(&show, 0, "fen: 4s/1Pkp1/5/3+P1/S1K2[P] b - - 0 2");
+    }
+}
+
+/// In shogi a `+p` read from a position goes to hand as a Pawn, as a promoted Pawn does.
+#[test]
+fn a_promoted_pawn_read_from_a_position_goes_to_hand_as_a_pawn() {
+    let fen = "4k4/9/9/9/9/9/4+p4/4G4/4K4[] w - - 0 1";
+    expect(
+        &[
+            "show",
+            &shipped("shogi.rules"),
+            "--fen",
+            fen,
+            "--moves",
+            "e2e3",
+        ],
+        0,
+        "fen: 4k4/9/9/9/9/9/4G4/9/4K4[P] b - - 0 1",
+    );
+}
+
+/// A Berolina Pawn's en passant field names the square passed and the Pawn's, read in either
+/// order and written passed square first.
+#[test]
+fn a_slanting_en_passant_field_names_both_squares() {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/variants/berolina.rules")
+        .to_string_lossy()
+        .into_owned();
+    let board = "rnbqkbnr/pppp1ppp/8/8/5pP1/8/PPPP1PPP/RNBQKBNR";
+    for field in ["f3g4", "g4f3"] {
+        let fen = format!("{board} b KQkq {field} 0 1");
+        expect(
+            &["show", &rules, "--fen", &fen],
+            0,
+            &format!("fen: {board} b KQkq f3g4 0 1"),
+        );
+        expect(&["moves", &rules, "--fen", &fen], 0, "f4f3\n");
+    }
 }

@@ -3,6 +3,7 @@
 
 mod board;
 mod endings;
+pub mod forms;
 mod graph;
 mod names;
 mod pieces;
@@ -18,6 +19,7 @@ pub use setup::MAX_PERFT_DEPTH;
 use crate::diagnostic::Problem;
 use crate::geometry::DirectionSet;
 use crate::syntax::ast::*;
+use forms::Forms;
 use names::Names;
 
 /// What `fairy check` says about a valid file.
@@ -368,21 +370,34 @@ impl<'a> Checker<'a> {
     /// Each piece kind, and each promoted form of one, gets a code per player in one byte and a
     /// bit in a 64-bit mask.
     fn check_kind_count(&mut self) {
-        let mut edges: Vec<(&str, &str)> = Vec::new();
-        for piece in &self.piece_decls {
-            for clause in &piece.clauses {
-                let PieceClause::Promote(promotion) = clause else {
-                    continue;
-                };
-                for target in &promotion.targets {
-                    let edge = (piece.name.value.as_str(), target.value.as_str());
-                    if !edges.contains(&edge) {
-                        edges.push(edge);
-                    }
-                }
-            }
+        let index_of = |name: &str| self.piece_decls.iter().position(|p| p.name.value == name);
+        let promotions: Vec<Vec<usize>> = self
+            .piece_decls
+            .iter()
+            .map(|piece| {
+                piece
+                    .clauses
+                    .iter()
+                    .filter_map(|clause| match clause {
+                        PieceClause::Promote(promotion) => Some(&promotion.targets),
+                        _ => None,
+                    })
+                    .flatten()
+                    .filter_map(|target| index_of(&target.value))
+                    .collect()
+            })
+            .collect();
+        let letters: Vec<&str> = self
+            .piece_decls
+            .iter()
+            .map(|p| p.letter.value.as_str())
+            .collect();
+        let to_hand = self.captures.iter().any(|c| c.value == CaptureRule::ToHand);
+        let forms = Forms::new(&letters, &promotions, to_hand);
+        if let Some((earlier, later)) = forms.written_alike(&letters) {
+            self.report_written_alike(&forms, &letters, earlier, later);
         }
-        let kinds = self.piece_decls.len() + edges.len();
+        let kinds = forms.list.len();
         let players = self.player_decls.len().max(1);
         let most = 63.min(253 / players);
         if kinds > most {
@@ -396,9 +411,50 @@ impl<'a> Checker<'a> {
                     span,
                     "too many kinds",
                 )
-                .with_help("each promotion target counts once more for each piece that promotes to it"),
+                .with_help("a promoted piece that remembers what it was counts as a kind of its own"),
             );
         }
+    }
+
+    /// Positions name each promoted form by letters; two forms written alike could not be
+    /// read back, so the file is refused rather than positions misread.
+    fn report_written_alike(
+        &mut self,
+        forms: &Forms,
+        letters: &[&str],
+        earlier: usize,
+        later: usize,
+    ) {
+        let describe = |index: usize| {
+            let form = forms.list[index];
+            let piece = &self.piece_decls[form.shape].name.value;
+            match form.root == form.shape {
+                true => piece.to_string(),
+                false => format!(
+                    "{piece} promoted from {}",
+                    self.piece_decls[form.root].name.value
+                ),
+            }
+        };
+        let text = &forms.texts(letters)[later];
+        let message = match earlier == later {
+            true => format!(
+                "{} would be written `{text}` in positions, which cannot be read",
+                describe(later)
+            ),
+            false => format!(
+                "{} and {} would both be written `{text}` in positions",
+                describe(earlier),
+                describe(later)
+            ),
+        };
+        let span = self.piece_decls[forms.list[later].shape].letter.span;
+        self.error(
+            Problem::error(message, span, "written alike")
+                .with_help(
+                "a promoted form is written `X~` where it is the only one of piece X, else `+` and the letter of what it was: change a letter, or let fewer pieces promote to the same one",
+            ),
+        );
     }
 
     fn check_capture_rules(&mut self) {

@@ -177,7 +177,7 @@ fn check_files(paths: &[String], as_json: bool) -> Result<(), Reported> {
 fn check_to_json(path: &str) -> serde_json::Value {
     match source::load(path) {
         Ok(source) => {
-            let Verdict { summary, problems } = check::check_text(&source.text);
+            let Verdict { summary, problems } = verdict(&source.text);
             let summary = summary.map(|s| s.to_string());
             json::check_verdict(&source.name, &source.text, summary, &problems)
         }
@@ -194,7 +194,7 @@ fn check_file(path: &str) -> bool {
     let Ok(source) = read_source(path) else {
         return false;
     };
-    let Verdict { summary, problems } = check::check_text(&source.text);
+    let Verdict { summary, problems } = verdict(&source.text);
     report_problems(&source, problems);
     match summary {
         Some(summary) => {
@@ -203,6 +203,35 @@ fn check_file(path: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// The checker's verdict on a rule file, and whether its start position could ever be played.
+fn verdict(text: &str) -> Verdict {
+    let mut verdict = check::check_text(text);
+    let Some(Ok(rules)) = verdict
+        .summary
+        .as_ref()
+        .map(|_| compile::compile_text(text))
+    else {
+        return verdict;
+    };
+    if let Some(problem) = impossible_start(&rules) {
+        let at = text.find("setup").unwrap_or(0);
+        let span = crate::syntax::ast::Span::new(at, (at + "setup".len()).min(text.len()));
+        let problem = Problem::error(
+            format!("the start position is impossible: {problem}"),
+            span,
+            "set up here",
+        );
+        verdict.problems.push(problem);
+        verdict.summary = None;
+    }
+    verdict
+}
+
+/// What makes the setup's start position one no game can reach, if anything.
+fn impossible_start(rules: &Ruleset) -> Option<String> {
+    fen::royal_left_attacked(&Position::start(rules))
 }
 
 fn read_source(path: &str) -> Result<source::Source, Reported> {
@@ -234,7 +263,13 @@ fn report_problems(source: &source::Source, problems: Vec<Problem>) {
 pub(crate) fn load_rules(path: &str) -> Result<Ruleset, Reported> {
     let source = read_source(path)?;
     match compile::compile_text(&source.text) {
-        Ok(rules) => Ok(rules),
+        Ok(rules) => match impossible_start(&rules) {
+            Some(problem) => {
+                complain!("error: {path}: the start position is impossible: {problem}");
+                Err(Reported)
+            }
+            None => Ok(rules),
+        },
         Err(Failure::Invalid(problems)) => {
             report_problems(&source, problems);
             Err(Reported)

@@ -110,6 +110,8 @@ pub struct Kind {
     pub demotes_to: u8,
     /// Reached by promotion.
     pub promoted: bool,
+    /// How positions write it for the first player (`N`, `+P`, `Q~`), unique among kinds.
+    pub text: String,
     pub promotions: Vec<Promotion>,
     pub drops: DropLimits,
 }
@@ -572,7 +574,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
     ruleset.overlapping = ruleset
         .programs
         .iter()
-        .map(|gens| overlapping(gens))
+        .map(|gens| overlapping(gens, &ruleset.geometry))
         .collect();
     ruleset.royal = ruleset.kinds.iter().any(|k| k.royal);
     ruleset.royalty_changes = ruleset.kinds.iter().any(|k| {
@@ -675,10 +677,30 @@ fn en_passant_attacks(ruleset: &mut Ruleset) {
 }
 
 /// Whether two rules of one program share a line, so that both may reach the same square.
-fn overlapping(gens: &[Gen]) -> bool {
-    gens.iter()
-        .enumerate()
-        .any(|(i, a)| gens[i + 1..].iter().any(|b| a.vector == b.vector))
+/// Whether two of a piece's rules may make the same move, so that its moves need sorting out:
+/// rules that can both move, or both capture, to the same displacement (`move anywhere` meets
+/// everything; `slide orthogonal` meets `leap (0,2)`).
+fn overlapping(gens: &[Gen], geometry: &geometry::Geometry) -> bool {
+    let longest = geometry.width.max(geometry.height) as i32;
+    let reach = |rule: &Gen| -> Option<Vec<(i32, i32)>> {
+        let (dx, dy) = geometry.vectors[rule.vector as usize];
+        let steps = match rule.hop {
+            Hop::No => (rule.range as i32).min(longest),
+            _ => longest,
+        };
+        (!rule.anywhere).then(|| (1..=steps).map(|k| (dx * k, dy * k)).collect())
+    };
+    let reaches: Vec<Option<Vec<(i32, i32)>>> = gens.iter().map(reach).collect();
+    let meet = |a: usize, b: usize| {
+        let modes = (gens[a].mode.moves() && gens[b].mode.moves())
+            || (gens[a].mode.captures() && gens[b].mode.captures());
+        let squares = match (&reaches[a], &reaches[b]) {
+            (Some(a), Some(b)) => a.iter().any(|v| b.contains(v)),
+            _ => true,
+        };
+        modes && squares
+    };
+    (0..gens.len()).any(|a| (a + 1..gens.len()).any(|b| meet(a, b)))
 }
 
 fn end_rules(file: &RuleFile, ruleset: &Ruleset) -> Vec<(Outcome, EndCondition)> {

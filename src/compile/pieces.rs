@@ -3,6 +3,7 @@
 use super::geometry::Geometry;
 use super::zones;
 use super::{Attacks, DropLimits, Gen, Hop, Kind, Lend, Mode, Promotion};
+use crate::check::forms::{Form, Forms};
 use crate::geometry::{DirectionSet, images};
 use crate::syntax::ast::{self, Compass, RuleFile};
 
@@ -36,6 +37,13 @@ pub struct PieceCompiler<'a> {
     pub zones: Vec<Vec<bool>>,
     /// Move tags (`as rook`) by first use; a move's tag is its index here plus one.
     tags: Vec<String>,
+}
+
+fn promotion_clauses(piece: &ast::Piece) -> impl Iterator<Item = &ast::Promotion> {
+    piece.clauses.iter().filter_map(|c| match c {
+        ast::PieceClause::Promote(promotion) => Some(promotion),
+        _ => None,
+    })
 }
 
 /// Player-frame `(right, forward)` to absolute `(dx, dy)`.
@@ -72,64 +80,30 @@ impl<'a> PieceCompiler<'a> {
     }
 
     pub fn compile(&mut self) -> Compiled {
-        let mut kinds: Vec<Kind> = Vec::new();
-        // Base kinds first, in declaration order; index = declaration index.
-        for piece in self.pieces.clone() {
-            kinds.push(Kind {
-                name: piece.name.value.clone(),
-                letter: piece.letter.value.clone(),
-                royal: piece.is_royal(),
-                demotes_to: kinds.len() as u8,
-                promoted: false,
-                promotions: Vec::new(),
-                drops: self.drop_limits(piece),
-            });
-        }
-        // Each promotion edge gets a kind of its own that remembers what it was.
         let to_hand = self
             .file
             .captures()
             .any(|c| c.value == ast::CaptureRule::ToHand);
-        let mut source_of: Vec<usize> = (0..kinds.len()).collect();
-        for (index, piece) in self.pieces.clone().into_iter().enumerate() {
-            for clause in &piece.clauses {
-                let ast::PieceClause::Promote(promotion) = clause else {
-                    continue;
-                };
-                let mut targets = Vec::new();
-                for target in &promotion.targets {
-                    let base = self.piece_index(&target.value);
-                    // Only a piece that goes to hand needs to remember what it was; otherwise
-                    // a promoted piece is simply the target (unless that promotes further).
-                    if !to_hand && !self.promotes(base) {
-                        targets.push(base as u8);
-                        continue;
-                    }
-                    let existing = (0..kinds.len()).find(|&k| {
-                        source_of[k] == base
-                            && kinds[k].promoted
-                            && kinds[k].demotes_to as usize == index
-                    });
-                    let clone = existing.unwrap_or_else(|| {
-                        let mut kind = kinds[base].clone();
-                        kind.promoted = true;
-                        kind.demotes_to = index as u8;
-                        kind.promotions.clear();
-                        kinds.push(kind);
-                        source_of.push(base);
-                        kinds.len() - 1
-                    });
-                    targets.push(clone as u8);
-                }
-                let zone = self.zone(&promotion.zone);
-                kinds[index].promotions.push(Promotion {
-                    targets,
-                    optional: promotion.optional,
-                    via: promotion.trigger == ast::PromotionTrigger::Via,
-                    zone,
-                });
-            }
-        }
+        let letters: Vec<&str> = self
+            .pieces
+            .iter()
+            .map(|p| p.letter.value.as_str())
+            .collect();
+        let promotions: Vec<Vec<usize>> = self
+            .pieces
+            .iter()
+            .map(|&piece| {
+                promotion_clauses(piece)
+                    .flat_map(|c| self.targets(c))
+                    .collect()
+            })
+            .collect();
+        let forms = Forms::new(&letters, &promotions, to_hand);
+        let texts = forms.texts(&letters);
+        let kinds: Vec<Kind> = (0..forms.list.len())
+            .map(|form| self.kind(&forms, form, texts[form].clone()))
+            .collect();
+        let source_of: Vec<usize> = forms.list.iter().map(|f| f.shape).collect();
         let players = self.players();
         let no_capture = self
             .file
@@ -212,11 +186,40 @@ impl<'a> PieceCompiler<'a> {
     }
 
     /// Whether the piece has promotions of its own.
-    fn promotes(&self, index: usize) -> bool {
-        self.pieces[index]
-            .clauses
+    /// The kind of one form: it moves and promotes as its shape and goes to hand as its root.
+    fn kind(&mut self, forms: &Forms, form: usize, text: String) -> Kind {
+        let Form { shape, root } = forms.list[form];
+        let piece = self.pieces[shape];
+        let promotions = promotion_clauses(piece)
+            .map(|promotion| Promotion {
+                targets: self
+                    .targets(promotion)
+                    .into_iter()
+                    .map(|target| forms.promoted(form, target) as u8)
+                    .collect(),
+                optional: promotion.optional,
+                via: promotion.trigger == ast::PromotionTrigger::Via,
+                zone: self.zone(&promotion.zone),
+            })
+            .collect();
+        Kind {
+            name: piece.name.value.clone(),
+            letter: piece.letter.value.clone(),
+            royal: piece.is_royal(),
+            demotes_to: root as u8,
+            promoted: root != shape,
+            text,
+            promotions,
+            drops: self.drop_limits(piece),
+        }
+    }
+
+    fn targets(&self, promotion: &ast::Promotion) -> Vec<usize> {
+        promotion
+            .targets
             .iter()
-            .any(|c| matches!(c, ast::PieceClause::Promote(_)))
+            .map(|target| self.piece_index(&target.value))
+            .collect()
     }
 
     fn piece_index(&self, name: &str) -> usize {

@@ -34,7 +34,8 @@ pub fn place(
             }
         }
         for piece in &setup.hand {
-            let kind = kind_index(ruleset, &piece.value);
+            // A piece in hand is always what it goes to hand as.
+            let kind = ruleset.kinds[kind_index(ruleset, &piece.value)].demotes_to as usize;
             ruleset.start_hands[player * ruleset.kinds.len() + kind] += 1;
         }
     }
@@ -45,7 +46,7 @@ fn kind_index(ruleset: &Ruleset, name: &str) -> usize {
     ruleset
         .kinds
         .iter()
-        .position(|k| k.name == name && !k.promoted)
+        .position(|k| k.name == name)
         .expect("the checker resolved every piece name")
 }
 

@@ -3,6 +3,9 @@
 //! pieces and `X~` for other promoted pieces where captures go to hand, pieces in hand in
 //! brackets after the board, then side to move, castling (`KQkq`), en passant, the half-move
 //! clock and the move number. On boards with holes, each rank lists only its squares.
+//! Where the piece that passed the en passant square does not stand just beyond it (a Berolina
+//! Pawn, which moves on a slant), the field names its square too: `f3g4`. Either order is read,
+//! as Fairy-Stockfish writes the two in board order.
 //!
 //! With more than two players, each piece is written with its player's colour letter (the
 //! first letter of the player's name, in lower case) before the piece letter: `rK`, `bQ`,
@@ -10,9 +13,10 @@
 //! (`rbyg`), castling rights (`rKbQ`, or `-`), en passant (the square passed and the square of
 //! the piece that passed it, `f5f6`, or `-`), the half-move clock and the move number.
 //!
-//! A promoted piece that goes to hand as what it was is written `+X` (X being what it was)
-//! when several kinds promote to the same piece, so that each can be told apart: a Queen that
-//! was a Rook is `+R`.
+//! Each kind has one text ([`crate::compile::Kind::text`]): a declared piece its letter, a
+//! promoted form that goes to hand as what it was its letter and `~`, or `+X` (X being what it
+//! was) when several kinds promote to the same piece: a Queen that was a Rook is `+R`. The
+//! checker refuses a file where two kinds would be written alike.
 //!
 //! Games played in phases add words after the move number, so that any position can be
 //! written and read back: `phase=NAME` (the phase being played; `-` once the last has
@@ -58,9 +62,16 @@ pub fn write(position: &mut Position<'_>) -> String {
         true => out.push_str(&rules.geometry.name(position.ep)),
         false => out.push('-'),
     }
-    // Who passed it is not known from the turn order alone when players leave the game.
-    if coloured(rules) && position.ep != NO_SQUARE {
-        out.push_str(&rules.geometry.name(position.ep_victim));
+    // Who passed it is not known from the turn order alone when players leave the game, nor
+    // where it went when it passed the square on a slant (a Berolina Pawn).
+    let victim = position.ep_victim;
+    if position.ep != NO_SQUARE
+        && (coloured(rules)
+            || position
+                .piece(position.board[victim as usize])
+                .is_none_or(|(_, owner)| beyond(rules, position.ep, owner) != victim))
+    {
+        out.push_str(&rules.geometry.name(victim));
     }
     out.push_str(&format!(" {} {}", position.halfmove, position.fullmove));
     for word in state_words(position) {
@@ -252,21 +263,7 @@ fn piece_text(rules: &Ruleset, code: Code) -> String {
         return "*".to_string();
     }
     let (kind, player) = rules.split(code);
-    let info = &rules.kinds[kind];
-    if !info.promoted || info.letter.starts_with('+') || !rules.capture_to_hand {
-        return written(rules, &info.letter, player);
-    }
-    let alike = rules
-        .kinds
-        .iter()
-        .filter(|k| k.promoted && k.letter == info.letter)
-        .count();
-    if alike == 1 {
-        return written(rules, &info.letter, player) + "~";
-    }
-    // Several kinds promote to this piece: name it by what it was.
-    let origin = &rules.kinds[info.demotes_to as usize].letter;
-    written(rules, &format!("+{origin}"), player)
+    written(rules, &rules.kinds[kind].text, player)
 }
 
 fn castling_text(position: &Position<'_>) -> String {
@@ -380,6 +377,9 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
     read_clocks(&mut position, clocks, text.len())?;
     read_state(&mut position, &state)?;
     check_royals(&position, board_start, board_field.len())?;
+    if let Some(problem) = royal_left_attacked(&position) {
+        return Err(NotationError::new(problem, board_start, text.len()));
+    }
     // A piece counts as unmoved where the start position has the same piece.
     for (sq, unmoved) in position.unmoved.iter_mut().enumerate() {
         let code = position.board[sq];
@@ -390,8 +390,8 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
     Ok(position)
 }
 
-/// In a game with royal pieces, each player still in has at least one, unless the file can
-/// end by taking it, and no more than the start gives them (on the board and in hand), unless
+/// In a game of two players with royal pieces, each has at least one, unless the file can end
+/// by taking it; in any game with royal pieces, each player has no more than the start gives them (on the board and in hand), unless
 /// a piece can become royal by promotion.
 fn check_royals(position: &Position<'_>, start: usize, len: usize) -> Result<(), NotationError> {
     let rules = position.rules;
@@ -403,10 +403,13 @@ fn check_royals(position: &Position<'_>, start: usize, len: usize) -> Result<(),
             .iter()
             .any(|p| p.targets.iter().any(|&t| rules.kinds[t as usize].royal))
     });
-    let may_lose = rules
-        .end
-        .iter()
-        .any(|&(_, c)| c == EndCondition::RoyalCaptured);
+    // With more than two players, a royal piece is only safe from the next player: another
+    // may take it, and the game goes on as its rules say.
+    let may_lose = rules.players() > 2
+        || rules
+            .end
+            .iter()
+            .any(|&(_, c)| c == EndCondition::RoyalCaptured);
     let at_start = Position::start(rules);
     let error = |m: String| NotationError::new(m, start, start + len);
     let royal_kinds: Vec<&str> = rules
@@ -434,6 +437,37 @@ fn check_royals(position: &Position<'_>, start: usize, len: usize) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Whether the player who moved last has left a royal piece that the player to move attacks,
+/// in a game where no legal turn does that (royal pieces may not be left capturable by the next
+/// player, unless taking one is how the game ends). Such a position is refused, read or set up.
+pub fn royal_left_attacked(position: &Position<'_>) -> Option<String> {
+    let rules = position.rules;
+    let taking_is_a_rule = rules
+        .end
+        .iter()
+        .any(|&(_, c)| matches!(c, EndCondition::RoyalCaptured | EndCondition::Exposed));
+    if !rules.has_royal() || taking_is_a_rule {
+        return None;
+    }
+    let mover = position.to_move;
+    let alive = |p: usize| position.alive & (1 << p) != 0;
+    let last = (0..rules.players())
+        .find(|&p| p != mover && alive(p) && position.next_player(p) == mover)?;
+    let attacked = (0..position.board.len()).find_map(|sq| {
+        let (kind, owner) = position.piece(position.board[sq])?;
+        let exposed = owner == last && rules.kinds[kind].royal;
+        (exposed && position.attacked(sq as Sq, mover)).then_some((kind, owner, sq))
+    })?;
+    let (kind, owner, sq) = attacked;
+    Some(format!(
+        "{}'s {} on {} is attacked with {} to move",
+        rules.player_names[owner],
+        rules.kinds[kind].name,
+        rules.geometry.name(sq as Sq),
+        rules.player_names[mover]
+    ))
 }
 
 /// How many royal pieces `player` has, on the board and in hand.
@@ -733,8 +767,8 @@ fn piece_form(rules: &Ruleset) -> String {
     }
 }
 
-/// The code of a written piece. `+X` is a kind lettered so, or a piece promoted from X;
-/// `X~` a piece promoted to X.
+/// The code of a written piece (`N`, `+P`, `Q~`: see [`crate::compile::Kind::text`]). A `~`
+/// on a piece that has no promoted form so written is read as the piece.
 fn piece_code(
     rules: &Ruleset,
     letter: u8,
@@ -742,28 +776,12 @@ fn piece_code(
     plus: bool,
     marked: bool,
 ) -> Option<Code> {
-    let letter = (letter as char).to_string();
-    let named = |wanted: &str| rules.kinds.iter().position(|k| k.letter == wanted);
-    let kind = if plus {
-        named(&format!("+{letter}")).or_else(|| {
-            rules
-                .kinds
-                .iter()
-                .position(|k| k.promoted && rules.kinds[k.demotes_to as usize].letter == letter)
-        })?
-    } else if marked {
-        let alike = |k: &crate::compile::Kind| k.letter == letter;
-        rules
-            .kinds
-            .iter()
-            .position(|k| alike(k) && k.promoted)
-            .or(named(&letter))?
-    } else {
-        rules
-            .kinds
-            .iter()
-            .position(|k| k.letter == letter && !k.promoted)?
-    };
+    let plain = format!("{}{}", if plus { "+" } else { "" }, letter as char);
+    let lettered = |text: &str| rules.kinds.iter().position(|k| k.text == text);
+    let kind = match marked {
+        true => lettered(&format!("{plain}~")).or_else(|| lettered(&plain)),
+        false => lettered(&plain),
+    }?;
     Some(rules.code(kind, player))
 }
 
@@ -922,10 +940,15 @@ fn read_ep(
             .parse(t)
             .ok_or_else(|| error("not a square of this board"))
     };
-    let sq = square(&text[..split])?;
-    let given = (split < text.len())
+    let mut sq = square(&text[..split])?;
+    let mut given = (split < text.len())
         .then(|| square(&text[split..]))
         .transpose()?;
+    // Fairy-Stockfish writes the two squares in board order: the piece's may come first.
+    if let Some(victim) = given.filter(|_| position.board[sq as usize] != EMPTY) {
+        given = Some(sq);
+        sq = victim;
+    }
     let owner = |victim: Sq| {
         position
             .piece(position.board[victim as usize])
@@ -933,9 +956,7 @@ fn read_ep(
     };
     // Otherwise the piece stands one step beyond, in the direction its owner moves.
     let beyond = |player: usize| {
-        let (dx, dy) = crate::compile::pieces_forward(rules.forward[player]);
-        let (f, r) = geometry.coords[sq as usize];
-        let victim = geometry.at(f as i32 + dx, r as i32 + dy);
+        let victim = beyond(rules, sq, player);
         (victim != NO_SQUARE && owner(victim) == Some(player)).then_some(victim)
     };
     let candidates: Vec<Sq> = match given {
@@ -965,6 +986,14 @@ fn read_ep(
         position.ep_player = position.to_move as u8;
     }
     Ok((sq, victim))
+}
+
+/// The square one step beyond `passed` in the direction `player` moves: where a piece that
+/// passed it straight stands.
+fn beyond(rules: &Ruleset, passed: Sq, player: usize) -> Sq {
+    let (dx, dy) = crate::compile::pieces_forward(rules.forward[player]);
+    let (f, r) = rules.geometry.coords[passed as usize];
+    rules.geometry.at(f as i32 + dx, r as i32 + dy)
 }
 
 fn read_clocks(

@@ -3,6 +3,8 @@
 // Each test crate compiles this module on its own and uses only part of it.
 #![allow(dead_code)]
 
+pub mod generate;
+
 use fairy::compile::{Ruleset, compile_text};
 use fairy::notation::{fen, moves};
 

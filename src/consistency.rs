@@ -1,0 +1,180 @@
+//! Whether the engine agrees with itself on a game: a random walk that, ply by ply, checks that
+//! the incremental hash equals a fresh one, that every position's text reads back as the same
+//! position, that unmaking a turn restores the position, that each turn's text reads back as a
+//! turn with the same result, that the listed moves are as many as perft 1 counts and never
+//! twice the same text, and that perft 2 is the sum of its divide. The property tests and the
+//! fuzzer both walk with it; neither needs to know what a rule means to find a contradiction.
+
+use crate::compile::Ruleset;
+use crate::engine::perft::Perft;
+use crate::engine::{Position, Turn};
+use crate::notation::{fen, moves};
+
+/// A random walk through one game.
+#[derive(Clone, Copy, Debug)]
+pub struct Walk {
+    pub seed: u64,
+    pub max_plies: usize,
+    /// The costlier checks (position and move texts, perft, unmake) run on one ply in this many.
+    pub thorough_every: usize,
+    /// Perft 2 and its divide are compared only where a position has at most this many turns.
+    pub divide_below: usize,
+}
+
+/// How a walk ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Walked {
+    pub plies: usize,
+    /// The game reached an end by its rules.
+    pub ended: bool,
+}
+
+/// A contradiction: what disagreed, and in which position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    pub ply: usize,
+    pub position: String,
+    pub what: String,
+}
+
+impl std::fmt::Display for Disagreement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ply {}, at {}: {}", self.ply, self.position, self.what)
+    }
+}
+
+impl Walk {
+    pub fn new(seed: u64, max_plies: usize) -> Walk {
+        Walk {
+            seed,
+            max_plies,
+            thorough_every: 1,
+            divide_below: 64,
+        }
+    }
+
+    pub fn run(&self, rules: &Ruleset) -> Result<Walked, Disagreement> {
+        self.run_from(Position::start(rules))
+    }
+
+    pub fn run_from(&self, mut position: Position<'_>) -> Result<Walked, Disagreement> {
+        let mut random = Random(self.seed | 1);
+        let mut turns = Vec::new();
+        for ply in 0..self.max_plies {
+            let fail = |position: &mut Position<'_>, what: String| Disagreement {
+                ply,
+                position: fen::write(position),
+                what,
+            };
+            let thorough = ply % self.thorough_every.max(1) == 0;
+            if thorough {
+                check_text_round_trip(&mut position).map_err(|w| fail(&mut position, w))?;
+            }
+            if position.ending().is_some() {
+                return Ok(Walked {
+                    plies: ply,
+                    ended: true,
+                });
+            }
+            position.legal_turns(&mut turns);
+            if turns.is_empty() {
+                return Err(fail(&mut position, "no turn, yet no end".to_string()));
+            }
+            if thorough {
+                self.check_counts(&mut position, turns.len())
+                    .map_err(|w| fail(&mut position, w))?;
+            }
+            let turn = turns[random.below(turns.len())];
+            let checked = match thorough {
+                true => check_turn(&mut position, &turn),
+                false => {
+                    position.make(&turn);
+                    check_hash(&position)
+                }
+            };
+            checked.map_err(|w| fail(&mut position, w))?;
+        }
+        Ok(Walked {
+            plies: self.max_plies,
+            ended: false,
+        })
+    }
+
+    fn check_counts(&self, position: &mut Position<'_>, turns: usize) -> Result<(), String> {
+        let texts = moves::legal_texts(position);
+        let mut sorted = texts.clone();
+        sorted.dedup();
+        if sorted.len() != texts.len() {
+            return Err("a move is listed twice".to_string());
+        }
+        let perft1 = Perft::new(1).count(position, 1) as usize;
+        if perft1 != turns {
+            return Err(format!("perft 1 is {perft1}, yet {turns} legal turns"));
+        }
+        if texts.len() > perft1 {
+            return Err(format!("{} moves listed, perft 1 is {perft1}", texts.len()));
+        }
+        if turns <= self.divide_below {
+            let mut counter = Perft::new(2);
+            let divided: u64 = counter.divide(position, 2).iter().map(|(_, n)| n).sum();
+            let total = Perft::new(2).count(position, 2);
+            if divided != total {
+                return Err(format!("perft 2 is {total}, its divide sums to {divided}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Makes `turn`, checking that its text reads back as a turn with the same result and that
+/// unmaking it restores the position.
+fn check_turn(position: &mut Position<'_>, turn: &Turn) -> Result<(), String> {
+    let before = (fen::write(position), position.hash, position.hands.clone());
+    let text = moves::write(position, turn);
+    let read = moves::read(position, &text).map_err(|e| format!("`{text}` reads: {e}"))?;
+    position.make(&read);
+    let by_text = (fen::write(position), position.hash);
+    position.unmake();
+    let after_unmake = (fen::write(position), position.hash, position.hands.clone());
+    if after_unmake != before {
+        return Err(format!("unmaking `{text}` leaves {}", after_unmake.0));
+    }
+    position.make(turn);
+    if (fen::write(position), position.hash) != by_text {
+        return Err(format!("`{text}` read back makes another position"));
+    }
+    check_hash(position).map_err(|e| format!("after `{text}`: {e}"))
+}
+
+fn check_hash(position: &Position<'_>) -> Result<(), String> {
+    match position.hash == position.compute_hash() {
+        true => Ok(()),
+        false => Err("the incremental hash differs from a fresh one".to_string()),
+    }
+}
+
+fn check_text_round_trip(position: &mut Position<'_>) -> Result<(), String> {
+    let text = fen::write(position);
+    let mut reread = fen::read(position.rules, &text)
+        .map_err(|e| format!("the written position does not read back: {e}"))?;
+    if reread.hash != position.hash {
+        return Err("the written position reads back with another hash".to_string());
+    }
+    let again = fen::write(&mut reread);
+    match again == text {
+        true => Ok(()),
+        false => Err(format!("the written position reads back as {again}")),
+    }
+}
+
+/// xorshift64: deterministic, so a walk can be replayed from its seed.
+pub struct Random(pub u64);
+
+impl Random {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}

@@ -1,0 +1,91 @@
+//! Rule files made up from the language's concepts (not mutated from shipped ones): whatever
+//! `check` accepts compiles (or is said not to be run yet), and random games of it never make the engine panic, hang or
+//! disagree with itself (moves against perft 1, perft 2 against its divide, positions and move
+//! texts read back, unmake restores).
+
+mod common;
+
+use common::generate;
+use fairy::check::check_text;
+use fairy::check::support::Feature;
+use fairy::compile::{Failure, Unsupported, compile_text};
+use fairy::consistency::{Random, Walk};
+use fairy::diagnostic::Problem;
+use fairy::engine::Position;
+use fairy::notation::fen;
+use std::sync::mpsc;
+use std::time::Duration;
+
+const FILES: u64 = 300;
+
+/// A game that takes longer than this to walk is taken to hang.
+const HANG: Duration = Duration::from_secs(20);
+
+#[test]
+fn generated_rule_files_that_check_play_consistently() {
+    let mut playable = 0;
+    for seed in 1..=FILES {
+        let text = generate::rule_file(&mut Random(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+        let verdict = check_text(&text);
+        match compile_text(&text) {
+            Ok(rules) => {
+                assert!(
+                    verdict.summary.is_some(),
+                    "compiled, yet check refuses:\n{text}"
+                );
+                // `fairy check` refuses a start position no game can reach.
+                if fen::royal_left_attacked(&Position::start(&rules)).is_some() {
+                    continue;
+                }
+            }
+            Err(Failure::Invalid(_)) => {
+                assert!(
+                    verdict.summary.is_none(),
+                    "check accepts, compile refuses:\n{text}"
+                );
+                continue;
+            }
+            Err(Failure::Unsupported(Unsupported(missing))) => {
+                let said = |feature: &Feature| {
+                    let said = |p: &Problem| p.message.contains(feature.describe());
+                    verdict.problems.iter().any(said)
+                };
+                let unsaid = missing.iter().find(|f| !said(f));
+                assert!(
+                    unsaid.is_none(),
+                    "check does not say {unsaid:?} is not run:\n{text}"
+                );
+                continue;
+            }
+        }
+        playable += 1;
+        if let Err(failure) = walk_within(text.clone(), seed, HANG) {
+            panic!("{failure}, in:\n{text}");
+        }
+    }
+    // The generator is only worth its time if most of what it makes is playable.
+    assert!(
+        playable * 2 >= FILES,
+        "only {playable} of {FILES} generated files check"
+    );
+}
+
+/// Walks a random game of the rule file on a thread of its own, so that a hang or a panic is
+/// reported with the file that caused it.
+fn walk_within(text: String, seed: u64, limit: Duration) -> Result<(), String> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        let rules = compile_text(&text).expect("compiled above");
+        let walk = Walk {
+            thorough_every: 3,
+            divide_below: 60,
+            ..Walk::new(seed, 40)
+        };
+        let _ = sender.send(walk.run(&rules).map(|_| ()).map_err(|d| d.to_string()));
+    });
+    match receiver.recv_timeout(limit) {
+        Ok(result) => result,
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(format!("no end after {limit:?}")),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err("the engine panicked".to_string()),
+    }
+}
