@@ -701,3 +701,15 @@ fn a_slanting_en_passant_field_names_both_squares() {
         expect(&["moves", &rules, "--fen", &fen], 0, "f4f3\n");
     }
 }
+
+/// In a game where nothing is ever in hand, an extra rank is refused, not read as a hand (it
+/// once held the King, which the written position then lost).
+#[test]
+fn an_extra_rank_is_no_hand_where_nothing_goes_to_hand() {
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/P7/1PPPPPPP/RNBQKBNR b kq - 0 1";
+    expect(
+        &["show", &shipped("chess.rules"), "--fen", fen],
+        1,
+        "no piece is ever in hand in this game",
+    );
+}

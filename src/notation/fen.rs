@@ -786,10 +786,19 @@ fn piece_code(
 }
 
 fn read_hands(position: &mut Position<'_>, text: &str, start: usize) -> Result<(), NotationError> {
-    if text == "-" {
+    if text == "-" || text.is_empty() {
         return Ok(());
     }
     let rules = position.rules;
+    // Where nothing ever goes to hand, an extra rank is a mistake, not a hand.
+    if !has_hands(rules) {
+        let message = "no piece is ever in hand in this game: the board has one rank too many, or the pieces in hand should be left out";
+        return Err(NotationError::new(
+            message.to_string(),
+            start,
+            start + text.len(),
+        ));
+    }
     let mut i = 0;
     while i < text.len() {
         let token = read_token(rules, text, i);
