@@ -1,0 +1,3 @@
+fn main() {
+    afl::fuzz!(|data: &[u8]| fairy_fuzz::rule_file(data));
+}
