@@ -95,7 +95,9 @@ impl Walk {
                 position: fen::write(position),
                 what,
             };
-            let thorough = ply % self.thorough_every.max(1) == 0;
+            // Offset by the seed, so that every player's positions and turns get checked.
+            let thorough =
+                (ply as u64 + self.seed).is_multiple_of(self.thorough_every.max(1) as u64);
             if thorough {
                 check_text_round_trip(&mut position).map_err(|w| fail(&mut position, w))?;
             }
@@ -140,7 +142,9 @@ impl Walk {
         if perft1 != turns {
             return Err(format!("perft 1 is {perft1}, yet {turns} legal turns"));
         }
-        if texts.len() > perft1 {
+        // Only a placement followed by the same move may be counted once for several ways.
+        let listed_once = !position.rules.placement_then_move;
+        if texts.len() > perft1 || (listed_once && texts.len() != perft1) {
             return Err(format!("{} moves listed, perft 1 is {perft1}", texts.len()));
         }
         if turns <= self.divide_below {

@@ -713,3 +713,17 @@ fn an_extra_rank_is_no_hand_where_nothing_goes_to_hand() {
         "no piece is ever in hand in this game",
     );
 }
+
+/// A player taken out of the game loses their castling rights with their pieces, so positions
+/// name none of them and read back.
+#[test]
+fn a_player_taken_out_keeps_no_castling_right() {
+    let rules = concept("castle-player-out");
+    let run = expect(&["show", &rules], 0, " r rbg - - 0 1");
+    let fen = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("fen: "))
+        .expect("a fen line");
+    expect(&["show", &rules, "--fen", fen], 0, &format!("fen: {fen}"));
+}

@@ -4,6 +4,9 @@
 //! compiler, which gives each a kind: so a piece behaves the same however it came to stand where
 //! it is, whether placed by `setup`, read from a position or promoted.
 
+/// More forms than any game may have (a byte holds a code per kind and player).
+const MOST_FORMS: usize = 256;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Form {
     pub shape: usize,
@@ -27,7 +30,8 @@ impl Forms {
             .collect();
         let mut forms = Forms { list, to_hand };
         let mut next = 0;
-        while next < forms.list.len() {
+        // Past any count the checker accepts, the closure stops: it would only be refused.
+        while next < forms.list.len() && forms.list.len() <= MOST_FORMS {
             for &target in &promotions[forms.list[next].shape] {
                 let wanted = forms.wanted(next, target);
                 if !forms.list.contains(&wanted) {

@@ -371,12 +371,16 @@ impl Checker<'_> {
 
     fn check_castle(&mut self, piece: &Piece, castle: &Castle, royal: bool) {
         self.check_directions(&castle.directions, castle.span, DirectionUse::Lines);
-        if castle.distance.value == 0 {
-            self.error(Problem::error(
-                "castling moves at least one square",
-                castle.distance.span,
-                "a distance of 0",
-            ));
+        // Castling is written as the piece's own move: one square would read as a step.
+        if castle.distance.value < 2 {
+            self.error(
+                Problem::error(
+                    "castling moves at least two squares",
+                    castle.distance.span,
+                    format!("a distance of {}", castle.distance.value),
+                )
+                .with_help("a castling is written as the piece's move, which one square would make a plain step"),
+            );
         }
         if self.pieces.resolve(&castle.partner, &mut self.problems)
             && castle.partner.value == piece.name.value

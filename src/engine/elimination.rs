@@ -129,7 +129,14 @@ impl Position<'_> {
                 self.set_hand(slot, 0);
             }
         }
+        // Their castling rights go with their pieces.
+        let theirs = (self.rules.castles.iter().enumerate())
+            .filter(|(_, right)| right.player == player)
+            .fold(0u32, |bits, (bit, _)| bits | 1 << bit);
+        let castling = self.castling & !theirs;
         let z = &self.rules.zobrist;
+        self.hash ^= z.castling_rights(self.castling) ^ z.castling_rights(castling);
+        self.castling = castling;
         let alive = self.alive & !(1 << player);
         self.hash ^= z.out(!self.alive) ^ z.out(!alive);
         self.alive = alive;

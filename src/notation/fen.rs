@@ -430,7 +430,9 @@ fn check_royals(position: &Position<'_>, start: usize, len: usize) -> Result<(),
                 "{name} has no {royal}: every position of this game has one"
             )));
         }
-        if have > allowed && !royal_target {
+        // Where royal pieces can be taken and captures go to hand, a hand may hold one.
+        let taken_to_hand = may_lose && rules.capture_to_hand;
+        if have > allowed && !royal_target && !taken_to_hand {
             return Err(error(format!(
                 "{name} has {have} {royal}s: this game gives them at most {allowed}"
             )));
@@ -439,22 +441,24 @@ fn check_royals(position: &Position<'_>, start: usize, len: usize) -> Result<(),
     Ok(())
 }
 
-/// Whether the player who moved last has left a royal piece that the player to move attacks,
-/// in a game where no legal turn does that (royal pieces may not be left capturable by the next
-/// player, unless taking one is how the game ends). Such a position is refused, read or set up.
+/// Whether the opponent of the player to move has left a royal piece that the player to move
+/// attacks, in a two-player game that alternates turns, where no legal turn does that (a royal
+/// piece may not be left capturable, unless taking one is how the game ends). Such a position
+/// is refused, read or set up. With more players, or phases, who moved last is not known from
+/// the position, so nothing is said.
 pub fn royal_left_attacked(position: &Position<'_>) -> Option<String> {
     let rules = position.rules;
     let taking_is_a_rule = rules
         .end
         .iter()
         .any(|&(_, c)| matches!(c, EndCondition::RoyalCaptured | EndCondition::Exposed));
-    if !rules.has_royal() || taking_is_a_rule {
+    let alternating =
+        rules.players() == 2 && matches!(rules.phases.as_slice(), [only] if only.movers.len() == 2);
+    if !rules.has_royal() || taking_is_a_rule || !alternating {
         return None;
     }
     let mover = position.to_move;
-    let alive = |p: usize| position.alive & (1 << p) != 0;
-    let last = (0..rules.players())
-        .find(|&p| p != mover && alive(p) && position.next_player(p) == mover)?;
+    let last = 1 - mover;
     let attacked = (0..position.board.len()).find_map(|sq| {
         let (kind, owner) = position.piece(position.board[sq])?;
         let exposed = owner == last && rules.kinds[kind].royal;

@@ -157,7 +157,7 @@ impl Generator {
             true => format!(
                 " castle {} {} with P0{}",
                 choices.pick(&["sideways", "orthogonal", "left"]),
-                1 + choices.below(3),
+                2 + choices.below(2),
                 choices.pick(&[" unmoved", "", " unmoved safe"]),
             ),
             false => String::new(),
