@@ -7,6 +7,8 @@
 /// More forms than any game may have (a byte holds a code per kind and player).
 const MOST_FORMS: usize = 256;
 
+use crate::syntax::ast::{Piece, PieceClause, Promotion};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Form {
     pub shape: usize,
@@ -17,6 +19,30 @@ pub struct Forms {
     /// The declared pieces first, in declaration order, then each promoted form reached.
     pub list: Vec<Form>,
     to_hand: bool,
+}
+
+/// Each declared piece's letter, and every piece it promotes to (by index; unknown names,
+/// which the checker reports, are left out): what [`Forms::new`] takes.
+pub fn declared<'a>(pieces: &[&'a Piece]) -> (Vec<&'a str>, Vec<Vec<usize>>) {
+    let index_of = |name: &str| pieces.iter().position(|p| p.name.value == name);
+    let letters = pieces.iter().map(|p| p.letter.value.as_str()).collect();
+    let promotions = pieces
+        .iter()
+        .map(|piece| {
+            promotion_clauses(piece)
+                .flat_map(|promotion| &promotion.targets)
+                .filter_map(|target| index_of(&target.value))
+                .collect()
+        })
+        .collect();
+    (letters, promotions)
+}
+
+pub fn promotion_clauses(piece: &Piece) -> impl Iterator<Item = &Promotion> {
+    piece.clauses.iter().filter_map(|c| match c {
+        PieceClause::Promote(promotion) => Some(promotion),
+        _ => None,
+    })
 }
 
 impl Forms {

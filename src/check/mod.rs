@@ -370,28 +370,7 @@ impl<'a> Checker<'a> {
     /// Each piece kind, and each promoted form of one, gets a code per player in one byte and a
     /// bit in a 64-bit mask.
     fn check_kind_count(&mut self) {
-        let index_of = |name: &str| self.piece_decls.iter().position(|p| p.name.value == name);
-        let promotions: Vec<Vec<usize>> = self
-            .piece_decls
-            .iter()
-            .map(|piece| {
-                piece
-                    .clauses
-                    .iter()
-                    .filter_map(|clause| match clause {
-                        PieceClause::Promote(promotion) => Some(&promotion.targets),
-                        _ => None,
-                    })
-                    .flatten()
-                    .filter_map(|target| index_of(&target.value))
-                    .collect()
-            })
-            .collect();
-        let letters: Vec<&str> = self
-            .piece_decls
-            .iter()
-            .map(|p| p.letter.value.as_str())
-            .collect();
+        let (letters, promotions) = forms::declared(&self.piece_decls);
         let to_hand = self.captures.iter().any(|c| c.value == CaptureRule::ToHand);
         let forms = Forms::new(&letters, &promotions, to_hand);
         if let Some((earlier, later)) = forms.written_alike(&letters) {

@@ -3,7 +3,7 @@
 use super::geometry::Geometry;
 use super::zones;
 use super::{Attacks, DropLimits, Gen, Hop, Kind, Lend, Mode, Promotion};
-use crate::check::forms::{Form, Forms};
+use crate::check::forms::{self, Form, Forms, promotion_clauses};
 use crate::geometry::{DirectionSet, images};
 use crate::syntax::ast::{self, Compass, RuleFile};
 
@@ -37,13 +37,6 @@ pub struct PieceCompiler<'a> {
     pub zones: Vec<Vec<bool>>,
     /// Move tags (`as rook`) by first use; a move's tag is its index here plus one.
     tags: Vec<String>,
-}
-
-fn promotion_clauses(piece: &ast::Piece) -> impl Iterator<Item = &ast::Promotion> {
-    piece.clauses.iter().filter_map(|c| match c {
-        ast::PieceClause::Promote(promotion) => Some(promotion),
-        _ => None,
-    })
 }
 
 /// Player-frame `(right, forward)` to absolute `(dx, dy)`.
@@ -84,20 +77,7 @@ impl<'a> PieceCompiler<'a> {
             .file
             .captures()
             .any(|c| c.value == ast::CaptureRule::ToHand);
-        let letters: Vec<&str> = self
-            .pieces
-            .iter()
-            .map(|p| p.letter.value.as_str())
-            .collect();
-        let promotions: Vec<Vec<usize>> = self
-            .pieces
-            .iter()
-            .map(|&piece| {
-                promotion_clauses(piece)
-                    .flat_map(|c| self.targets(c))
-                    .collect()
-            })
-            .collect();
+        let (letters, promotions) = forms::declared(&self.pieces);
         let forms = Forms::new(&letters, &promotions, to_hand);
         let texts = forms.texts(&letters);
         let kinds: Vec<Kind> = (0..forms.list.len())
@@ -185,7 +165,6 @@ impl<'a> PieceCompiler<'a> {
         }
     }
 
-    /// Whether the piece has promotions of its own.
     /// The kind of one form: it moves and promotes as its shape and goes to hand as its root.
     fn kind(&mut self, forms: &Forms, form: usize, text: String) -> Kind {
         let Form { shape, root } = forms.list[form];
