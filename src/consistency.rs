@@ -10,6 +10,7 @@ use crate::compile::{Failure, Ruleset, Unsupported, compile_text};
 use crate::engine::perft::Perft;
 use crate::engine::{Position, Turn};
 use crate::notation::{fen, moves};
+use crate::random::Random;
 
 /// Whether `check` and the compiler agree on a rule file's text: a file compiles if and only
 /// if `check` accepts it, unless `check` says which of its rules the engine does not run yet.
@@ -87,7 +88,7 @@ impl Walk {
     }
 
     pub fn run_from(&self, mut position: Position<'_>) -> Result<Walked, Disagreement> {
-        let mut random = Random(self.seed | 1);
+        let mut random = Random::new(self.seed);
         let mut turns = Vec::new();
         for ply in 0..self.max_plies {
             let fail = |position: &mut Position<'_>, what: String| Disagreement {
@@ -196,17 +197,5 @@ fn check_text_round_trip(position: &mut Position<'_>) -> Result<(), String> {
     match again == text {
         true => Ok(()),
         false => Err(format!("the written position reads back as {again}")),
-    }
-}
-
-/// xorshift64: deterministic, so a walk can be replayed from its seed.
-pub struct Random(pub u64);
-
-impl Random {
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
     }
 }

@@ -1,8 +1,36 @@
-//! Problems found in a rule file, and the one miette report that carries all of them.
+//! Problems found in a rule file, and the one miette report that carries all of them: where
+//! a problem is (a byte span of the text), what it says, how many a report shows, and the
+//! did-you-mean suggestions every stage offers for a near miss.
 
-use crate::syntax::ast::Span;
 use miette::{Diagnostic, LabeledSpan, NamedSource, Severity};
 use std::fmt;
+
+/// A byte range in the source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(span: Span) -> Self {
+        (span.start, span.len()).into()
+    }
+}
 
 /// One located problem: an error, or a warning that does not stop the file from being used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -220,5 +248,81 @@ impl Diagnostic for Located<'_> {
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         Some(self.source)
+    }
+}
+
+/// Reports show at most this many problems: past it, the rest add nothing a reader can act on
+/// and only make the report slow to print.
+pub const MAX_PROBLEMS: usize = 50;
+
+/// Keeps the first [`MAX_PROBLEMS`] problems and says how many more there were.
+pub fn limit_problems(problems: &mut Vec<Problem>) {
+    if problems.len() <= MAX_PROBLEMS {
+        return;
+    }
+    let hidden = problems.split_off(MAX_PROBLEMS);
+    let errors = hidden.iter().filter(|p| p.is_error()).count();
+    let last = problems[MAX_PROBLEMS - 1].span;
+    let message = format!(
+        "{} more problems ({errors} of them errors) are not shown",
+        hidden.len()
+    );
+    let note = match errors {
+        0 => Problem::warning(message, last, "after this one"),
+        _ => Problem::error(message, last, "after this one"),
+    };
+    problems.push(note.with_help("fix these first, then check again"));
+}
+
+/// The candidate most like `word`, if any is close enough to be a likely typo.
+pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    // Longer words are not typos worth suggesting, and would make the comparison slow.
+    const LONGEST: usize = 64;
+    let length = word.chars().count();
+    if length > LONGEST {
+        return None;
+    }
+    let limit = (length / 3).max(1);
+    candidates
+        .filter(|c| c.len() <= LONGEST * 4 && c.chars().count().abs_diff(length) <= limit)
+        .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("Qeen", "Queen"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn suggests_only_close_names() {
+        let names = ["Queen", "King", "Knight"];
+        assert_eq!(closest("Qeen", names.into_iter()), Some("Queen"));
+        assert_eq!(closest("king", names.into_iter()), Some("King"));
+        assert_eq!(closest("Elephant", names.into_iter()), None);
     }
 }

@@ -1,8 +1,71 @@
-//! Directions in a player's frame: +y is the player's forward, +x the player's right. Shared by
-//! the checker (is this direction meaningful here?) and the compiler (which vectors does it
-//! select?).
+//! Directions in a player's frame: +y is the player's forward, +x the player's right. The
+//! vocabulary every stage shares: the syntax tree names directions and compass points with it,
+//! the checker asks whether a direction is meaningful, the compiler which vectors it selects,
+//! and the engine turns a player's moves back into their frame.
 
-use crate::syntax::ast::Direction;
+/// Direction words. The first eight are the sectors of the player's frame; the rest are groups
+/// of sectors, the two oblique filters, and `away` (from a granting piece).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    Forward,
+    Backward,
+    Left,
+    Right,
+    ForwardLeft,
+    ForwardRight,
+    BackwardLeft,
+    BackwardRight,
+    Sideways,
+    Vertical,
+    Orthogonal,
+    Diagonal,
+    DiagonalForward,
+    DiagonalBackward,
+    Ahead,
+    Behind,
+    All,
+    Narrow,
+    Wide,
+    Away,
+}
+
+/// The compass point a player's pieces move forward to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compass {
+    North,
+    South,
+    East,
+    West,
+}
+
+/// A vector in the frame of a player facing `forward`, `(right, forward)`, as an absolute
+/// board displacement `(dx, dy)`; a player without a forward direction faces north.
+pub fn absolute(forward: Option<Compass>, (r, f): (i64, i64)) -> (i32, i32) {
+    let (r, f) = (r as i32, f as i32);
+    match forward.unwrap_or(Compass::North) {
+        Compass::North => (r, f),
+        Compass::South => (-r, -f),
+        Compass::East => (f, -r),
+        Compass::West => (-f, r),
+    }
+}
+
+/// An absolute board displacement `(dx, dy)` in the frame of a player facing `forward`:
+/// `(right, forward)`.
+pub fn relative(forward: Option<Compass>, (dx, dy): (i32, i32)) -> (i64, i64) {
+    let (r, f) = match forward.unwrap_or(Compass::North) {
+        Compass::North => (dx, dy),
+        Compass::South => (-dx, -dy),
+        Compass::East => (-dy, dx),
+        Compass::West => (dy, -dx),
+    };
+    (i64::from(r), i64::from(f))
+}
+
+/// A player's forward direction as an absolute unit vector.
+pub fn forward_vector(forward: Option<Compass>) -> (i32, i32) {
+    absolute(forward, (0, 1))
+}
 
 /// The eight sectors of the plane around a piece, as bits.
 pub const FORWARD: u8 = 1;

@@ -15,6 +15,7 @@ pub mod engine;
 pub mod geometry;
 pub mod hooks;
 pub mod notation;
+pub mod random;
 pub mod source;
 pub mod syntax;
 pub mod testing;

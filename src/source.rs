@@ -1,7 +1,6 @@
 //! Reading rule files from disk, refusing what cannot be a rule file before any parsing.
 
-use crate::diagnostic::{FileReport, Problem};
-use crate::syntax::ast::Span;
+use crate::diagnostic::{FileReport, Problem, Span};
 use miette::NamedSource;
 
 /// Larger files are refused: no real variant comes near, and it bounds every later stage.

@@ -186,13 +186,8 @@ fn dev_null_is_an_empty_file() {
 #[test]
 fn a_binary_file_is_refused_without_echoing_it() {
     let mut bytes: Vec<u8> = b"game \"binary\"\n".to_vec();
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    for _ in 0..4096 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        bytes.push(x as u8);
-    }
+    let mut random = fairy::random::Random::new(0x2545_F491_4F6C_DD1D);
+    bytes.extend((0..4096).map(|_| random.next_u64() as u8));
     let file = TempFile::new("binary", &bytes);
     let run = refused(file.path(), "binary file");
     assert!(run.stderr.contains("not UTF-8"), "{}", run.stderr);

@@ -7,7 +7,8 @@ mod common;
 
 use common::generate;
 use fairy::compile::compile_text;
-use fairy::consistency::{Random, Walk, playable};
+use fairy::consistency::{Walk, playable};
+use fairy::random::Random;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -20,7 +21,7 @@ const HANG: Duration = Duration::from_secs(20);
 fn generated_rule_files_that_check_play_consistently() {
     let mut played = 0;
     for seed in 1..=FILES {
-        let text = generate::rule_file(&mut Random(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+        let text = generate::rule_file(&mut Random::new(seed));
         match playable(&text) {
             Ok(Some(_)) => {}
             Ok(None) => continue,

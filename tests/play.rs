@@ -226,7 +226,7 @@ fn the_computer_plays_only_legal_turns_in_time() {
         let mut searcher = Searcher::new(&rules, 3);
         let mut position = Position::start(&rules);
         let mut turns: Vec<Turn> = Vec::new();
-        let mut random = fairy::ai::random::Random::new(name.len() as u64);
+        let mut random = fairy::random::Random::new(name.len() as u64);
         for ply in 0..12 {
             position.legal_turns(&mut turns);
             if turns.is_empty() {

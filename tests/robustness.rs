@@ -9,9 +9,10 @@
 //! The cases at the end each once found a panic or a hang, and stay as regression tests.
 
 use fairy::check::{Verdict, check_text};
+use fairy::diagnostic::Span;
 use fairy::diagnostic::{FileReport, Problem, render_plain};
+use fairy::random::Random;
 use fairy::source::printable;
-use fairy::syntax::ast::Span;
 use miette::NamedSource;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
@@ -20,30 +21,9 @@ use std::time::{Duration, Instant};
 // ---------------------------------------------------------------------------------------------
 // Inputs
 
-/// xorshift64: tiny, deterministic, and good enough to scatter damage.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed.max(1))
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
+/// Picks one of `items` (not empty).
+fn pick<'a, T>(rng: &mut Random, items: &'a [T]) -> &'a T {
+    &items[rng.below(items.len())]
 }
 
 /// The shipped rule files, by name, in name order.
@@ -268,7 +248,7 @@ fn floor_boundary(text: &str, at: usize) -> usize {
 }
 
 /// A random char boundary of `text`, end included.
-fn random_boundary(rng: &mut Rng, text: &str) -> usize {
+fn random_boundary(rng: &mut Random, text: &str) -> usize {
     floor_boundary(text, rng.below(text.len() + 1))
 }
 
@@ -276,7 +256,7 @@ fn random_boundary(rng: &mut Rng, text: &str) -> usize {
 /// splices with the other files. Each comes with a description of its damage.
 fn damaged(index: usize, files: &[(String, String)]) -> Vec<(String, String)> {
     let (name, text) = &files[index];
-    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15 ^ (index as u64 + 1).wrapping_mul(0x1000_0001));
+    let mut rng = Random::new(0x9E37_79B9_7F4A_7C15 ^ (index as u64 + 1).wrapping_mul(0x1000_0001));
     let mut out = Vec::new();
 
     // Truncations at a spread of offsets, and at every line end of the first lines.
@@ -296,14 +276,14 @@ fn damaged(index: usize, files: &[(String, String)]) -> Vec<(String, String)> {
         out.push((format!("{name} delete at {at}"), copy));
 
         let at = random_boundary(&mut rng, text);
-        let token = *rng.pick(VOCABULARY);
+        let token = *pick(&mut rng, VOCABULARY);
         let mut copy = text.clone();
         copy.insert_str(at, token);
         out.push((format!("{name} insert {token:?} at {at}"), copy));
 
         let at = floor_boundary(text, rng.below(text.len()));
         let next = text[at..].chars().next().map_or(0, char::len_utf8);
-        let token = *rng.pick(VOCABULARY);
+        let token = *pick(&mut rng, VOCABULARY);
         let mut copy = text.clone();
         copy.replace_range(at..at + next, token);
         out.push((format!("{name} replace at {at} with {token:?}"), copy));
@@ -672,7 +652,7 @@ fn megabytes_of_repeated_items_are_checked_in_time() {
     let verdict = sound_within("3 MB of repeats", text, budget(1000));
     assert_hidden_at_least(
         &verdict,
-        3_000_000 / item.len() - fairy::check::MAX_PROBLEMS,
+        3_000_000 / item.len() - fairy::diagnostic::MAX_PROBLEMS,
     );
 
     // A megabyte of comments and blank lines around a valid file.
@@ -684,12 +664,12 @@ fn megabytes_of_repeated_items_are_checked_in_time() {
     // A long line: a zone whose every square is off the board.
     let text = format!("{chess}\nzone far = {{{}}}\n", "z26 ".repeat(100_000));
     let verdict = sound_within("long line of off-board squares", text, budget(1000));
-    assert_hidden_at_least(&verdict, 100_000 - fairy::check::MAX_PROBLEMS);
+    assert_hidden_at_least(&verdict, 100_000 - fairy::diagnostic::MAX_PROBLEMS);
 
     // Broken items, one a line, each reported on its own.
     let text = "piece X\n".repeat(40_000);
     let verdict = sound_within("40,000 broken items", text, budget(1000));
-    assert_hidden_at_least(&verdict, 40_000 - fairy::check::MAX_PROBLEMS);
+    assert_hidden_at_least(&verdict, 40_000 - fairy::diagnostic::MAX_PROBLEMS);
 }
 
 #[test]
@@ -1049,7 +1029,7 @@ fn zones_referring_to_zones_many_times_are_checked_in_time() {
 
 /// The report stops at `MAX_PROBLEMS` and says how many more problems there were.
 fn assert_hidden_at_least(verdict: &fairy::check::Verdict, hidden: usize) {
-    assert_eq!(verdict.problems.len(), fairy::check::MAX_PROBLEMS + 1);
+    assert_eq!(verdict.problems.len(), fairy::diagnostic::MAX_PROBLEMS + 1);
     let last = &verdict.problems.last().expect("a last problem").message;
     let count: usize = last
         .split_whitespace()

@@ -69,7 +69,7 @@ pub fn move_text(data: &[u8]) {
         return;
     };
     let mut position = Position::start(rules);
-    let mut random = fairy::consistency::Random(seed(data) | 1);
+    let mut random = fairy::random::Random::new(seed(data));
     let mut turns = Vec::new();
     for _ in 0..plies % 32 {
         position.legal_turns(&mut turns);
@@ -160,7 +160,7 @@ pub fn write_seeds(project: &Path, dir: &Path) -> std::io::Result<usize> {
         std::fs::create_dir_all(dir.join(target))?;
     }
     for (pick, rules) in games().iter().enumerate() {
-        let mut random = fairy::consistency::Random(0x5EED + pick as u64);
+        let mut random = fairy::random::Random::new(0x5EED + pick as u64);
         let mut position = Position::start(rules);
         let mut turns = Vec::new();
         for plies in 0..12u8 {

@@ -3,11 +3,10 @@
 //! players ([`search`]), and a random player to measure it against.
 
 pub mod eval;
-pub mod random;
 pub mod search;
 
 use crate::engine::{Position, Turn};
-use random::Random;
+use crate::random::Random;
 use search::Searcher;
 use std::time::Duration;
 

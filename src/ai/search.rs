@@ -5,9 +5,9 @@
 //! and plays safe, which matters most where any opponent's attack can take a player out.
 
 use super::eval::Evaluator;
-use super::random::Random;
 use crate::engine::outcome::Ending;
 use crate::engine::{Position, Turn};
+use crate::random::Random;
 use std::time::{Duration, Instant};
 
 const WIN: i32 = 1_000_000;

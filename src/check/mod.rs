@@ -13,7 +13,6 @@ mod turns;
 mod zones;
 
 pub use board::{BoardShape, MAX_SIDE};
-pub use names::closest;
 pub use setup::MAX_PERFT_DEPTH;
 
 use crate::diagnostic::Problem;
@@ -95,7 +94,7 @@ pub fn check_text(text: &str) -> Verdict {
         );
     }
     problems.sort_by_key(|p| (p.span.start, p.span.end));
-    limit_problems(&mut problems);
+    crate::diagnostic::limit_problems(&mut problems);
     Verdict {
         summary: None,
         problems,
@@ -111,34 +110,11 @@ pub fn check(file: &RuleFile) -> Verdict {
     let mut problems = checker.problems;
     problems.sort_by_key(|p| (p.span.start, p.span.end));
     let has_errors = problems.iter().any(Problem::is_error);
-    limit_problems(&mut problems);
+    crate::diagnostic::limit_problems(&mut problems);
     Verdict {
         summary: if has_errors { None } else { summary },
         problems,
     }
-}
-
-/// Reports show at most this many problems: past it, the rest add nothing a reader can act on
-/// and only make the report slow to print.
-pub const MAX_PROBLEMS: usize = 50;
-
-/// Keeps the first [`MAX_PROBLEMS`] problems and says how many more there were.
-pub(crate) fn limit_problems(problems: &mut Vec<Problem>) {
-    if problems.len() <= MAX_PROBLEMS {
-        return;
-    }
-    let hidden = problems.split_off(MAX_PROBLEMS);
-    let errors = hidden.iter().filter(|p| p.is_error()).count();
-    let last = problems[MAX_PROBLEMS - 1].span;
-    let message = format!(
-        "{} more problems ({errors} of them errors) are not shown",
-        hidden.len()
-    );
-    let note = match errors {
-        0 => Problem::warning(message, last, "after this one"),
-        _ => Problem::error(message, last, "after this one"),
-    };
-    problems.push(note.with_help("fix these first, then check again"));
 }
 
 /// Players may number this many at most; turn order and bit sets are sized for it.

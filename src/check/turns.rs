@@ -367,7 +367,7 @@ impl Checker<'_> {
             name.span,
             "no native hook has this name",
         );
-        let problem = match super::closest(&name.value, known) {
+        let problem = match crate::diagnostic::closest(&name.value, known) {
             Some(close) => problem.with_help(format!("did you mean `{close}`?")),
             None if hooks::HOOKS.is_empty() => problem.with_help(
                 "fairy registers no native hooks yet; write the rule with the language's concepts",

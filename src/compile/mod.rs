@@ -377,22 +377,6 @@ impl Ruleset {
     }
 }
 
-/// An absolute displacement in the frame of a player facing `forward`: (right, forward).
-pub fn pieces_frame(forward: Option<Compass>, (dx, dy): (i32, i32)) -> (i64, i64) {
-    let (r, f) = match forward.unwrap_or(Compass::North) {
-        Compass::North => (dx, dy),
-        Compass::South => (-dx, -dy),
-        Compass::East => (-dy, dx),
-        Compass::West => (dy, -dx),
-    };
-    (i64::from(r), i64::from(f))
-}
-
-/// A player's forward direction as an absolute unit vector.
-pub fn pieces_forward(forward: Option<Compass>) -> (i32, i32) {
-    pieces::absolute(forward, (0, 1))
-}
-
 /// Why a valid rule file cannot be compiled: it uses rules the engine does not run yet.
 #[derive(Debug)]
 pub struct Unsupported(pub Vec<Feature>);
@@ -419,7 +403,7 @@ pub enum Failure {
 /// Parses, checks and compiles a rule file's text.
 pub fn compile_text(text: &str) -> Result<Ruleset, Failure> {
     let file = crate::syntax::parse(text).map_err(|mut problems| {
-        check::limit_problems(&mut problems);
+        crate::diagnostic::limit_problems(&mut problems);
         Failure::Invalid(problems)
     })?;
     let verdict = check::check(&file);
@@ -631,7 +615,11 @@ fn custodian_lines(file: &RuleFile, ruleset: &mut Ruleset) -> Vec<Vec<u16>> {
             let forward = ruleset.forward[player];
             lines
                 .iter()
-                .map(|&v| ruleset.geometry.vector(pieces::absolute(forward, v)))
+                .map(|&v| {
+                    ruleset
+                        .geometry
+                        .vector(crate::geometry::absolute(forward, v))
+                })
                 .collect()
         })
         .collect()

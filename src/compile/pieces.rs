@@ -4,7 +4,7 @@ use super::geometry::Geometry;
 use super::zones;
 use super::{Attacks, DropLimits, Gen, Hop, Kind, Lend, Mode, Promotion};
 use crate::check::forms::{self, Form, Forms, promotion_clauses};
-use crate::geometry::{DirectionSet, images};
+use crate::geometry::{DirectionSet, absolute, images};
 use crate::syntax::ast::{self, Compass, RuleFile};
 
 /// A castle rule as written, for the setup to turn into castling rights.
@@ -37,17 +37,6 @@ pub struct PieceCompiler<'a> {
     pub zones: Vec<Vec<bool>>,
     /// Move tags (`as rook`) by first use; a move's tag is its index here plus one.
     tags: Vec<String>,
-}
-
-/// Player-frame `(right, forward)` to absolute `(dx, dy)`.
-pub fn absolute(forward: Option<Compass>, (r, f): (i64, i64)) -> (i32, i32) {
-    let (r, f) = (r as i32, f as i32);
-    match forward.unwrap_or(Compass::North) {
-        Compass::North => (r, f),
-        Compass::South => (-r, -f),
-        Compass::East => (f, -r),
-        Compass::West => (-f, r),
-    }
 }
 
 impl<'a> PieceCompiler<'a> {

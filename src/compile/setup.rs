@@ -1,8 +1,9 @@
 //! The start position and the castling rights it implies.
 
-use super::pieces::{CastleRule, absolute};
+use super::pieces::CastleRule;
 use super::{CastleRight, EMPTY, FreeCastle, NO_SQUARE, Ruleset, Sq, Unsupported};
 use crate::check::support::Feature;
+use crate::geometry::absolute;
 use crate::syntax::ast::RuleFile;
 
 pub fn place(

@@ -3,6 +3,7 @@
 //! count of turns in the phase, so a position's hash changes incrementally with each part.
 
 use super::Ruleset;
+use crate::random::Random;
 
 /// Hand counts above this share a key; no variant holds that many of one kind.
 const HAND_SLOTS: usize = 64;
@@ -25,19 +26,12 @@ pub struct Zobrist {
     counter_seed: u64,
 }
 
-/// xorshift64*: a fixed seed, so hashes are the same on every run.
-fn mix(seed: &mut u64) -> u64 {
-    *seed ^= *seed >> 12;
-    *seed ^= *seed << 25;
-    *seed ^= *seed >> 27;
-    seed.wrapping_mul(0x2545_F491_4F6C_DD1D)
-}
-
 impl Zobrist {
     pub fn new(rules: &Ruleset) -> Self {
         let squares = rules.geometry.squares();
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut table = |n: usize| (0..n).map(|_| mix(&mut seed)).collect::<Vec<u64>>();
+        // A fixed start, so hashes are the same on every run.
+        let mut random = Random::from_state(0x9E37_79B9_7F4A_7C15);
+        let mut table = |n: usize| (0..n).map(|_| random.next_u64()).collect::<Vec<u64>>();
         let piece = table(256 * squares);
         let hand = table(rules.players() * rules.kinds.len() * HAND_SLOTS);
         let to_move = table(rules.players());
@@ -99,6 +93,6 @@ impl Zobrist {
 
 /// A key for a pair of numbers, mixed from a seed instead of looked up in a table.
 fn keyed(seed: u64, index: usize, value: u32) -> u64 {
-    let mut seed = seed ^ ((index as u64) << 32 | u64::from(value));
-    mix(&mut seed) ^ mix(&mut seed)
+    let mut random = Random::from_state(seed ^ ((index as u64) << 32 | u64::from(value)));
+    random.next_u64() ^ random.next_u64()
 }

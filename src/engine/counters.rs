@@ -3,8 +3,9 @@
 
 use super::position::Position;
 use super::turn::Turn;
+use crate::compile::Sq;
 use crate::compile::counters::Event;
-use crate::compile::{Sq, pieces_frame};
+use crate::geometry::relative;
 
 impl<'r> Position<'r> {
     pub fn counter(&self, player: usize, counter: usize) -> u16 {
@@ -65,7 +66,7 @@ impl<'r> Position<'r> {
                 player == turn.mover
                     && turn
                         .moved
-                        .is_some_and(|d| directions.selects(pieces_frame(forward, d)))
+                        .is_some_and(|d| directions.selects(relative(forward, d)))
             }
             Event::Lost(kinds) => turn.lost[player] & kinds != 0,
             Event::Checked => {

@@ -1004,7 +1004,7 @@ fn read_ep(
 /// The square one step beyond `passed` in the direction `player` moves: where a piece that
 /// passed it straight stands.
 fn beyond(rules: &Ruleset, passed: Sq, player: usize) -> Sq {
-    let (dx, dy) = crate::compile::pieces_forward(rules.forward[player]);
+    let (dx, dy) = crate::geometry::forward_vector(rules.forward[player]);
     let (f, r) = rules.geometry.coords[passed as usize];
     rules.geometry.at(f as i32 + dx, r as i32 + dy)
 }

@@ -2,34 +2,9 @@
 //! later stages can point at exactly what they complain about. Nothing here is checked: names
 //! are unresolved and numbers unbounded; that is the checker's work.
 
+pub use crate::diagnostic::Span;
+pub use crate::geometry::{Compass, Direction};
 use std::fmt;
-
-/// A byte range in the source text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end }
-    }
-
-    pub fn len(self) -> usize {
-        self.end - self.start
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.start == self.end
-    }
-}
-
-impl From<Span> for miette::SourceSpan {
-    fn from(span: Span) -> Self {
-        (span.start, span.len()).into()
-    }
-}
 
 /// A value with the span it was written at.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,14 +80,6 @@ pub struct SquareItem {
     pub from: Square,
     pub to: Option<Square>,
     pub span: Span,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Compass {
-    North,
-    South,
-    East,
-    West,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -281,32 +248,6 @@ pub enum Atom {
     Anywhere,
     /// Moves of another piece.
     Like(Name),
-}
-
-/// Direction words. The first eight are the sectors of the player's frame; the rest are groups
-/// of sectors, the two oblique filters, and `away` (from a granting piece).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    Forward,
-    Backward,
-    Left,
-    Right,
-    ForwardLeft,
-    ForwardRight,
-    BackwardLeft,
-    BackwardRight,
-    Sideways,
-    Vertical,
-    Orthogonal,
-    Diagonal,
-    DiagonalForward,
-    DiagonalBackward,
-    Ahead,
-    Behind,
-    All,
-    Narrow,
-    Wide,
-    Away,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -8,8 +8,8 @@ pub mod ast;
 mod betza;
 mod build;
 
-use crate::diagnostic::Problem;
-use ast::{RuleFile, Span};
+use crate::diagnostic::{MAX_PROBLEMS, Problem, Span, closest};
+use ast::RuleFile;
 use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
 
@@ -102,7 +102,7 @@ fn parse_chunk(source: &str, start: usize, end: usize, parsed: &mut Parsed) {
                 last_error = Some(line);
                 parsed.problems.push(problem);
                 // Past what a report shows, a repair finds nothing anyone will read.
-                if parsed.problems.len() > crate::check::MAX_PROBLEMS {
+                if parsed.problems.len() > MAX_PROBLEMS {
                     break;
                 }
                 blank_line(&mut text, at);
@@ -283,7 +283,7 @@ fn did_you_mean(found: &str, expected: &[Rule]) -> Option<String> {
         .iter()
         .find(|w| Some(**w) == swapped.as_deref())
         .copied()
-        .or_else(|| crate::check::closest(found, words.iter().copied()))?;
+        .or_else(|| closest(found, words.iter().copied()))?;
     Some(format!("did you mean `{word}`?"))
 }
 

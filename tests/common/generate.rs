@@ -17,9 +17,9 @@ pub trait Choices {
     }
 }
 
-impl Choices for fairy::consistency::Random {
+impl Choices for fairy::random::Random {
     fn below(&mut self, n: usize) -> usize {
-        fairy::consistency::Random::below(self, n)
+        fairy::random::Random::below(self, n)
     }
 }
 
