@@ -13,7 +13,6 @@ pub mod consistency;
 pub mod diagnostic;
 pub mod engine;
 pub mod geometry;
-pub mod hooks;
 pub mod notation;
 pub mod random;
 pub mod source;

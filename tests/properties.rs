@@ -89,7 +89,10 @@ fn positions_read_back(names: &[&str], games: usize, plies: usize, seed: u64) {
 #[test]
 fn custodian_capture_keeps_every_property() {
     let rules = ruleset("tests/concepts/custodian");
-    assert!(random_games(&rules, 100, 1000, 0xC057) > 0, "some game ends");
+    assert!(
+        random_games(&rules, 100, 1000, 0xC057) > 0,
+        "some game ends"
+    );
 }
 
 /// Counters keep every property: their values are journaled, hashed and written in positions.

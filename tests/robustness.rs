@@ -183,7 +183,6 @@ const VOCABULARY: &[&str] = &[
     "except",
     "pie",
     "pass",
-    "hook",
     "by",
     "once",
     "until",

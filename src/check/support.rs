@@ -38,7 +38,6 @@ pub enum Feature {
     Removal,
     PieChoice,
     Triggers,
-    Hooks,
     RoyalPieces,
     MoreThanTwoPlayers,
     ManyCastlingRights,
@@ -80,7 +79,6 @@ impl Feature {
             Feature::Removal => "removal",
             Feature::PieChoice => "the pie choice",
             Feature::Triggers => "triggers",
-            Feature::Hooks => "hooks",
             Feature::RoyalPieces => "royal pieces",
             Feature::MoreThanTwoPlayers => "more than two players",
             Feature::ManyCastlingRights => "more than 32 castling rights",
@@ -357,7 +355,6 @@ impl FeatureUses {
             Action::Unblock => self.note(Feature::Unblocking, span),
             Action::Remove(_) => self.note(Feature::Removal, span),
             Action::Pie => self.note(Feature::PieChoice, span),
-            Action::Hook(_) => self.note(Feature::Hooks, span),
             Action::Move(_) | Action::Pass => {}
         }
     }

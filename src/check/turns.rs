@@ -4,7 +4,6 @@ use super::pieces::RuleContext;
 use super::zones::ForPlayers;
 use super::{Checker, DirectionUse};
 use crate::diagnostic::Problem;
-use crate::hooks;
 use crate::syntax::ast::*;
 
 /// Where a turn body stands, which limits the actions it may take.
@@ -228,18 +227,10 @@ impl Checker<'_> {
         }
         let span = step.action.span;
         if context == BodyContext::Trigger
-            && !matches!(
-                step.action.value,
-                Action::Remove(_) | Action::Unblock | Action::Hook(_)
-            )
+            && !matches!(step.action.value, Action::Remove(_) | Action::Unblock)
         {
             self.error(
-                Problem::error(
-                    "a trigger only removes, unblocks or calls a hook",
-                    span,
-                    "not here",
-                )
-                .with_help(
+                Problem::error("a trigger only removes or unblocks", span, "not here").with_help(
                     "triggers act on the position after a move; they make no moves themselves",
                 ),
             );
@@ -251,7 +242,6 @@ impl Checker<'_> {
             Action::Shoot(shot) => self.check_shot(span, shot, after_move),
             Action::Remove(removal) => self.check_removal(removal),
             Action::Pie => self.check_pie(span, context),
-            Action::Hook(name) => self.check_hook(name),
             Action::Unblock | Action::Pass => {}
         }
     }
@@ -355,33 +345,6 @@ impl Checker<'_> {
                 ),
             );
         }
-    }
-
-    fn check_hook(&mut self, name: &Name) {
-        if hooks::find(&name.value).is_some() {
-            return;
-        }
-        let known = hooks::HOOKS.iter().map(|h| h.name);
-        let problem = Problem::error(
-            format!("unknown hook `{}`", name.value),
-            name.span,
-            "no native hook has this name",
-        );
-        let problem = match crate::diagnostic::closest(&name.value, known) {
-            Some(close) => problem.with_help(format!("did you mean `{close}`?")),
-            None if hooks::HOOKS.is_empty() => problem.with_help(
-                "fairy registers no native hooks yet; write the rule with the language's concepts",
-            ),
-            None => problem.with_help(format!(
-                "the hooks are: {}",
-                hooks::HOOKS
-                    .iter()
-                    .map(|h| h.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        };
-        self.error(problem);
     }
 
     pub(super) fn check_trigger(&mut self, trigger: &Trigger) {

@@ -282,7 +282,6 @@ impl TurnCompiler<'_, '_> {
             ast::Action::Remove(removal) => self.removal(removal),
             ast::Action::Pie => Action::Pie,
             ast::Action::Pass => Action::Pass,
-            ast::Action::Hook(_) => unreachable!("the support check refuses hooks"),
         }
     }
 

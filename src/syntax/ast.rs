@@ -19,7 +19,7 @@ impl<T> Spanned<T> {
     }
 }
 
-/// A name as written: of a player, piece, zone, counter, move tag, phase or hook.
+/// A name as written: of a player, piece, zone, counter, move tag or phase.
 pub type Name = Spanned<String>;
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -401,7 +401,6 @@ pub enum Action {
     Remove(Removal),
     Pie,
     Pass,
-    Hook(Name),
 }
 
 #[derive(Clone, Debug, PartialEq)]

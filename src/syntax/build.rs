@@ -697,7 +697,6 @@ impl Builder {
             Rule::remove => Action::Remove(self.removal(pair)),
             Rule::pie => Action::Pie,
             Rule::pass => Action::Pass,
-            Rule::hook => Action::Hook(self.name(parts(pair).next().expect("hook name"))),
             other => unreachable!("the grammar has no action {other:?}"),
         };
         Spanned::new(action, span)

@@ -441,7 +441,6 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_except => "`except`",
         kw_pie => "`pie`",
         kw_pass => "`pass`",
-        kw_hook => "`hook`",
         kw_phase => "`phase`",
         kw_by => "`by`",
         kw_once => "`once`",
