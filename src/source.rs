@@ -1,6 +1,6 @@
 //! Reading rule files from disk, refusing what cannot be a rule file before any parsing.
 
-use crate::diagnostic::{FileReport, Problem, Span};
+use crate::diagnostic::{Code, FileReport, Problem, Span};
 use miette::NamedSource;
 
 /// Larger files are refused: no real variant comes near, and it bounds every later stage.
@@ -71,6 +71,7 @@ pub fn from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<Source, LoadError> {
             let mut text = printable(&String::from_utf8_lossy(&e.as_bytes()[..at]));
             text.push('?');
             let problem = Problem::error(
+                Code::NotUtf8,
                 "not UTF-8 text",
                 Span::new(at, at + 1),
                 format!("byte 0x{:02x} is not valid UTF-8", e.as_bytes()[at]),

@@ -528,6 +528,11 @@ fn check_json_locates_every_problem() {
         ]
     );
     assert_eq!(problems[1]["help"], "did you mean `Queen`?");
+    let codes: Vec<&str> = problems
+        .iter()
+        .map(|p| p["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["syntax-error", "unknown-piece", "square-off-board"]);
     assert_eq!(files[2]["valid"], false);
     assert!(files[2]["error"].as_str().is_some());
 }

@@ -1,6 +1,6 @@
 //! The board: its size, its holes, and whether a written square is on it.
 
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Code, Problem};
 use crate::syntax::ast::{Board, BoardLayout, Square, SquareItem};
 
 /// Files run a–z, so no board is wider or taller than this.
@@ -36,6 +36,7 @@ impl BoardShape {
         let Some(index) = self.index(square.file, square.rank) else {
             problems.push(
                 Problem::error(
+                    Code::SquareOffBoard,
                     format!("square `{square}` is off the board"),
                     square.span,
                     self.extent(),
@@ -47,6 +48,7 @@ impl BoardShape {
         if !self.exists[index] {
             problems.push(
                 Problem::error(
+                    Code::SquareInHole,
                     format!("square `{square}` is a hole in the board"),
                     square.span,
                     "the board leaves this square out",
@@ -67,6 +69,7 @@ impl BoardShape {
         if from.file != to.file && from.rank != to.rank {
             problems.push(
                 Problem::error(
+                    Code::RunNotStraight,
                     "a run of squares must follow one rank or one file",
                     item.span,
                     format!("`{from}` and `{to}` share neither"),
@@ -110,6 +113,7 @@ pub fn check_board(board: &Board, problems: &mut Vec<Problem>) -> Option<BoardSh
         if side.value == 0 || side.value > MAX_SIDE {
             problems.push(
                 Problem::error(
+                    Code::BoardSize,
                     "board size out of range",
                     side.span,
                     format!("a board side is 1 to {MAX_SIDE} squares"),
@@ -140,6 +144,7 @@ pub fn check_board(board: &Board, problems: &mut Vec<Problem>) -> Option<BoardSh
         BoardLayout::Shape(rows) => {
             if rows.len() != height as usize {
                 problems.push(Problem::error(
+                    Code::ShapeHeight,
                     "the shape does not match the board's height",
                     board.span,
                     format!("{} rows drawn for a board {height} ranks tall", rows.len()),
@@ -149,6 +154,7 @@ pub fn check_board(board: &Board, problems: &mut Vec<Problem>) -> Option<BoardSh
             for (row, drawn) in rows.iter().enumerate() {
                 if drawn.value.len() != width as usize {
                     problems.push(Problem::error(
+                        Code::ShapeWidth,
                         "a shape row does not match the board's width",
                         drawn.span,
                         format!(
@@ -168,6 +174,7 @@ pub fn check_board(board: &Board, problems: &mut Vec<Problem>) -> Option<BoardSh
     }
     if shape.squares() == 0 {
         problems.push(Problem::error(
+            Code::BoardWithoutSquares,
             "the board has no squares",
             board.span,
             "every square is a hole",

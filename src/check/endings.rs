@@ -1,7 +1,7 @@
 //! The end of the game: conditions, and whether the file can say them.
 
 use super::Checker;
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Code, Problem};
 use crate::syntax::ast::*;
 
 impl Checker<'_> {
@@ -13,6 +13,7 @@ impl Checker<'_> {
             | EndCondition::Exposed
             | EndCondition::RoyalCaptured => self.require_royal(condition.span),
             EndCondition::Repeated(times) if times.value < 2 => self.error(Problem::error(
+                Code::RepeatedTooFew,
                 "a position repeats at least twice",
                 times.span,
                 "too few",
@@ -23,6 +24,7 @@ impl Checker<'_> {
             EndCondition::Quiet(plies, breakers) => {
                 if plies.value == 0 {
                     self.error(Problem::error(
+                        Code::QuietPliesZero,
                         "a limit of 0 plies ends every game at once",
                         plies.span,
                         "0",
@@ -44,6 +46,7 @@ impl Checker<'_> {
         }
         self.error(
             Problem::error(
+                Code::NeedsRoyal,
                 "this condition needs a royal piece",
                 span,
                 "no piece is royal",
@@ -63,6 +66,7 @@ impl Checker<'_> {
             if let Some(earlier) = same {
                 self.error(
                     Problem::error(
+                        Code::EndConditionTwice,
                         "this condition is already decided",
                         rule.condition.span,
                         "never reached",
@@ -74,6 +78,7 @@ impl Checker<'_> {
         if rules.is_empty() {
             self.error(
                 Problem::warning(
+                    Code::GameNeverEnds,
                     "the game never ends",
                     Span::new(0, 0),
                     "no `win`, `lose` or `draw` rule",

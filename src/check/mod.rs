@@ -15,11 +15,11 @@ mod zones;
 pub use board::{BoardShape, MAX_SIDE};
 pub use setup::MAX_PERFT_DEPTH;
 
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Code, Problem};
 use crate::geometry::DirectionSet;
 use crate::syntax::ast::*;
 use forms::Forms;
-use names::Names;
+use names::{NameKind, Names};
 
 /// What `fairy check` says about a valid file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,12 +86,12 @@ pub fn check_text(text: &str) -> Verdict {
         checker.check_items();
         // Only what is judged at its own place: a line blanked or an item left out can take
         // away what the other problems look for.
-        problems.extend(
-            checker
-                .problems
-                .into_iter()
-                .filter(|p| p.local && !lost_names.iter().any(|name| names::is_unknown(p, name))),
-        );
+        problems.extend(checker.problems.into_iter().filter(|p| {
+            p.local
+                && !lost_names
+                    .iter()
+                    .any(|name| names::is_unknown(p, name, text))
+        }));
     }
     problems.sort_by_key(|p| (p.span.start, p.span.end));
     crate::diagnostic::limit_problems(&mut problems);
@@ -149,15 +149,15 @@ impl<'a> Checker<'a> {
             problems: Vec::new(),
             game: None,
             board: None,
-            players: Names::new("player"),
+            players: Names::new(NameKind::Player),
             player_decls: Vec::new(),
-            zones: Names::new("zone"),
+            zones: Names::new(NameKind::Zone),
             zone_decls: Vec::new(),
-            pieces: Names::new("piece"),
+            pieces: Names::new(NameKind::Piece),
             piece_decls: Vec::new(),
-            counters: Names::new("counter"),
-            phases: Names::new("phase"),
-            tags: Names::new("move tag"),
+            counters: Names::new(NameKind::Counter),
+            phases: Names::new(NameKind::Phase),
+            tags: Names::new(NameKind::MoveTag),
             captures: Vec::new(),
             hands_used: false,
             letters: Default::default(),
@@ -176,8 +176,13 @@ impl<'a> Checker<'a> {
                 Item::Game(name) => self.declare_game(name),
                 Item::Board(board) => match board_item {
                     Some(first) => self.error(
-                        Problem::error("the board is defined twice", board.span, "second board")
-                            .with_note(first.span, "first board"),
+                        Problem::error(
+                            Code::BoardTwice,
+                            "the board is defined twice",
+                            board.span,
+                            "second board",
+                        )
+                        .with_note(first.span, "first board"),
                     ),
                     None => board_item = Some(board),
                 },
@@ -209,6 +214,7 @@ impl<'a> Checker<'a> {
             Some(board) => self.board = board::check_board(board, &mut self.problems),
             None => self.error(
                 Problem::error(
+                    Code::NoBoard,
                     "the file defines no board",
                     Span::new(0, 0),
                     "no `board` item",
@@ -222,13 +228,19 @@ impl<'a> Checker<'a> {
     fn declare_game(&mut self, name: &'a Spanned<String>) {
         if let Some(first) = self.game {
             self.error(
-                Problem::error("the game is named twice", name.span, "second name")
-                    .with_note(first.span, "first name"),
+                Problem::error(
+                    Code::GameNamedTwice,
+                    "the game is named twice",
+                    name.span,
+                    "second name",
+                )
+                .with_note(first.span, "first name"),
             );
             return;
         }
         if name.value.trim().is_empty() {
             self.error(Problem::error(
+                Code::GameNameEmpty,
                 "the game's name is empty",
                 name.span,
                 "empty name",
@@ -240,8 +252,13 @@ impl<'a> Checker<'a> {
     fn require_game(&mut self) {
         if self.game.is_none() {
             self.error(
-                Problem::error("the file names no game", Span::new(0, 0), "no `game` item")
-                    .with_help("start the file with `game \"Name of the variant\"`"),
+                Problem::error(
+                    Code::NoGame,
+                    "the file names no game",
+                    Span::new(0, 0),
+                    "no `game` item",
+                )
+                .with_help("start the file with `game \"Name of the variant\"`"),
             );
         }
     }
@@ -261,6 +278,7 @@ impl<'a> Checker<'a> {
             .map_or(Span::new(0, 0), |p| p.span);
         self.error(
             Problem::error(
+                Code::PlayerCount,
                 format!("a game has 2 to {MAX_PLAYERS} players, this one has {count}"),
                 span,
                 if count == 0 {
@@ -283,6 +301,7 @@ impl<'a> Checker<'a> {
                 continue;
             };
             let problem = Problem::error(
+                Code::PlayersSameInitial,
                 format!(
                     "`{}` and `{}` start with the same letter",
                     earlier.name.value, player.name.value
@@ -362,7 +381,7 @@ impl<'a> Checker<'a> {
                 .map_or(Span::new(0, 0), |p| p.name.span);
             self.error(
                 Problem::error(
-                    format!("{kinds} piece kinds, counting promoted forms; at most {most} with {players} players"),
+                    Code::TooManyKinds, format!("{kinds} piece kinds, counting promoted forms; at most {most} with {players} players"),
                     span,
                     "too many kinds",
                 )
@@ -405,7 +424,7 @@ impl<'a> Checker<'a> {
         };
         let span = self.piece_decls[forms.list[later].shape].letter.span;
         self.error(
-            Problem::error(message, span, "written alike")
+            Problem::error(Code::FormsWrittenAlike, message, span, "written alike")
                 .with_help(
                 "a promoted form is written `X~` where it is the only one of piece X, else `+` and the letter of what it was: change a letter, or let fewer pieces promote to the same one",
             ),
@@ -420,8 +439,13 @@ impl<'a> Checker<'a> {
             });
             if let Some(earlier) = same {
                 self.error(
-                    Problem::error("capture rule given twice", rule.span, "again here")
-                        .with_note(earlier.span, "first given here"),
+                    Problem::error(
+                        Code::CaptureRuleTwice,
+                        "capture rule given twice",
+                        rule.span,
+                        "again here",
+                    )
+                    .with_note(earlier.span, "first given here"),
                 );
             }
         }
@@ -430,6 +454,7 @@ impl<'a> Checker<'a> {
         if let (Some(none), Some(other)) = (none, other) {
             self.error(
                 Problem::error(
+                    Code::CaptureRulesContradict,
                     "contradictory capture rules",
                     other.span,
                     "this rule is about captures",
@@ -470,6 +495,7 @@ impl<'a> Checker<'a> {
         let set = DirectionSet::of(directions.iter().map(|d| d.value));
         if set.away && directions.len() > 1 {
             self.error(Problem::error(
+                Code::AwayNotAlone,
                 "`away` stands alone",
                 directions[0].span,
                 "`away` already names the one line a granted move follows",
@@ -500,6 +526,7 @@ impl<'a> Checker<'a> {
             // Players usually sit in this order round the board.
             let way = ["north", "south", "east", "west"][index % 4];
             let problem = Problem::error(
+                Code::NoForwardDirection,
                 format!("player `{name}` has no forward direction"),
                 span,
                 why.to_string(),
@@ -537,17 +564,20 @@ enum DirectionUse {
 fn misplaced_direction(word: &Spanned<Direction>, usage: DirectionUse) -> Problem {
     match word.value {
         Direction::Away => Problem::error(
+            Code::AwayOutsideGrant,
             "`away` is only for granted moves",
             word.span,
             "there is no granting piece here",
         )
         .with_help("use `away` inside a `grant` block"),
         _ if usage == DirectionUse::Granted => Problem::error(
+            Code::NarrowOnStraightLine,
             "`narrow` and `wide` need an oblique vector",
             word.span,
             "granted moves follow straight lines",
         ),
         _ => Problem::error(
+            Code::NarrowOnStraightLine,
             "`narrow` and `wide` need an oblique vector",
             word.span,
             "this move follows straight lines only",

@@ -1,20 +1,66 @@
 //! Name tables: each kind of name has its own table, which reports duplicates when names are
 //! declared and unknown names (with a did-you-mean) when they are used.
 
-use crate::diagnostic::Problem;
-use crate::diagnostic::{Span, closest};
+use crate::diagnostic::{Code, Problem, Span, closest};
 use crate::syntax::ast::Name;
+
+/// The kinds of names a rule file declares, each in a table of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameKind {
+    Player,
+    Piece,
+    Zone,
+    Counter,
+    Phase,
+    MoveTag,
+}
+
+impl NameKind {
+    /// The kind as messages name it.
+    fn word(self) -> &'static str {
+        match self {
+            NameKind::Player => "player",
+            NameKind::Piece => "piece",
+            NameKind::Zone => "zone",
+            NameKind::Counter => "counter",
+            NameKind::Phase => "phase",
+            NameKind::MoveTag => "move tag",
+        }
+    }
+
+    fn unknown(self) -> Code {
+        match self {
+            NameKind::Player => Code::UnknownPlayer,
+            NameKind::Piece => Code::UnknownPiece,
+            NameKind::Zone => Code::UnknownZone,
+            NameKind::Counter => Code::UnknownCounter,
+            NameKind::Phase => Code::UnknownPhase,
+            NameKind::MoveTag => Code::UnknownMoveTag,
+        }
+    }
+
+    fn duplicate(self) -> Code {
+        match self {
+            NameKind::Player => Code::DuplicatePlayer,
+            NameKind::Piece => Code::DuplicatePiece,
+            NameKind::Zone => Code::DuplicateZone,
+            NameKind::Counter => Code::DuplicateCounter,
+            NameKind::Phase => Code::DuplicatePhase,
+            NameKind::MoveTag => Code::DuplicateMoveTag,
+        }
+    }
+}
 
 /// The names of one kind, in declaration order, each with where it was declared.
 #[derive(Debug)]
 pub struct Names {
-    kind: &'static str,
+    kind: NameKind,
     entries: Vec<(String, Span)>,
     index: std::collections::HashMap<String, usize>,
 }
 
 impl Names {
-    pub fn new(kind: &'static str) -> Self {
+    pub fn new(kind: NameKind) -> Self {
         Names {
             kind,
             entries: Vec::new(),
@@ -27,7 +73,8 @@ impl Names {
         if let Some(first) = self.span_of(&name.value) {
             problems.push(
                 Problem::error(
-                    format!("{} `{}` is defined twice", self.kind, name.value),
+                    self.kind.duplicate(),
+                    format!("{} `{}` is defined twice", self.kind.word(), name.value),
                     name.span,
                     "defined again here",
                 )
@@ -72,10 +119,12 @@ impl Names {
     }
 
     fn unknown(&self, name: &Name, suggest: bool) -> Problem {
+        let kind = self.kind.word();
         let problem = Problem::error(
-            format!("unknown {} `{}`", self.kind, name.value),
+            self.kind.unknown(),
+            format!("unknown {kind} `{}`", name.value),
             name.span,
-            format!("no {} has this name", self.kind),
+            format!("no {kind} has this name"),
         )
         .local();
         if !suggest {
@@ -85,7 +134,7 @@ impl Names {
             return problem.with_help(format!("did you mean `{close}`?"));
         }
         match self.entries.len() {
-            0 => problem.with_help(format!("this file declares no {}", plural(self.kind))),
+            0 => problem.with_help(format!("this file declares no {}", plural(kind))),
             n => {
                 const SHOWN: usize = 12;
                 let listed: Vec<&str> = self.iter().take(SHOWN).collect();
@@ -95,7 +144,7 @@ impl Names {
                 };
                 problem.with_help(format!(
                     "the {} are: {}{more}",
-                    plural(self.kind),
+                    plural(kind),
                     listed.join(", ")
                 ))
             }
@@ -111,7 +160,7 @@ fn plural(kind: &str) -> String {
     }
 }
 
-/// Whether `problem` says that `name`, of any kind, is unknown.
-pub fn is_unknown(problem: &Problem, name: &str) -> bool {
-    problem.message.starts_with("unknown ") && problem.message.ends_with(&format!(" `{name}`"))
+/// Whether `problem` says that `name`, of any kind, is unknown, in `text`.
+pub fn is_unknown(problem: &Problem, name: &str, text: &str) -> bool {
+    problem.code.is_unknown_name() && text.get(problem.span.start..problem.span.end) == Some(name)
 }

@@ -2,7 +2,7 @@
 
 use super::zones::ForPlayers;
 use super::{Checker, DirectionUse, graph};
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Code, Problem};
 use crate::geometry::{self, DirectionSet};
 use crate::syntax::ast::*;
 
@@ -27,8 +27,13 @@ impl Checker<'_> {
                 PieceClause::Royal(span) => {
                     if let Some(first) = royal {
                         self.error(
-                            Problem::error("`royal` given twice", *span, "again here")
-                                .with_note(first, "first here"),
+                            Problem::error(
+                                Code::RoyalTwice,
+                                "`royal` given twice",
+                                *span,
+                                "again here",
+                            )
+                            .with_note(first, "first here"),
                         );
                     }
                     royal = Some(*span);
@@ -44,6 +49,7 @@ impl Checker<'_> {
                     if let Some((_, first)) = castles.iter().find(|(k, _)| *k == key) {
                         self.error(
                             Problem::error(
+                                Code::CastleTwice,
                                 "the same castling given twice",
                                 castle.span,
                                 "again here",
@@ -64,6 +70,7 @@ impl Checker<'_> {
         {
             self.error(
                 Problem::warning(
+                    Code::PieceWithoutMoves,
                     format!("piece `{}` has no moves", piece.name.value),
                     piece.name.span,
                     "it can never move or capture",
@@ -78,7 +85,7 @@ impl Checker<'_> {
         let base = letter.value.trim_start_matches('+');
         if !base.chars().all(|c| c.is_ascii_uppercase()) {
             self.error(
-                Problem::error("piece letters are capitals", letter.span, "lower-case letter")
+                Problem::error(Code::LetterNotCapital, "piece letters are capitals", letter.span, "lower-case letter")
                     .with_help(format!(
                         "write `{}`: positions show the first player's pieces in capitals and the second's in lower case",
                         letter.value.to_uppercase()
@@ -89,6 +96,7 @@ impl Checker<'_> {
         match self.letters.get(&key) {
             Some((owner, first)) => {
                 let problem = Problem::error(
+                    Code::LetterTwice,
                     format!("letter `{}` is used twice", letter.value),
                     letter.span,
                     format!("`{owner}` already has it"),
@@ -116,8 +124,13 @@ impl Checker<'_> {
             let kind = std::mem::discriminant(&modifier.value);
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == kind) {
                 self.error(
-                    Problem::error("modifier given twice", modifier.span, "again here")
-                        .with_note(*first, "first here"),
+                    Problem::error(
+                        Code::ModifierTwice,
+                        "modifier given twice",
+                        modifier.span,
+                        "again here",
+                    )
+                    .with_note(*first, "first here"),
                 );
                 continue;
             }
@@ -130,8 +143,13 @@ impl Checker<'_> {
         let Some(mode) = &rule.mode else { return };
         if context == RuleContext::Arrow {
             self.error(
-                Problem::error("arrows have no mode", mode.span, "an arrow never captures")
-                    .with_help("an arrow always lands on an empty square: drop `move`/`capture`"),
+                Problem::error(
+                    Code::ArrowWithMode,
+                    "arrows have no mode",
+                    mode.span,
+                    "an arrow never captures",
+                )
+                .with_help("an arrow always lands on an empty square: drop `move`/`capture`"),
             );
             return;
         }
@@ -140,6 +158,7 @@ impl Checker<'_> {
         {
             self.error(
                 Problem::error(
+                    Code::CaptureWithoutCaptures,
                     "a capture in a game without captures",
                     mode.span,
                     "this captures",
@@ -174,6 +193,7 @@ impl Checker<'_> {
                     && owner.is_some_and(|p| p.name.value == name.value)
                 {
                     self.error(Problem::error(
+                        Code::LikeItself,
                         "a piece cannot move like itself",
                         name.span,
                         "this is the piece being defined",
@@ -186,6 +206,7 @@ impl Checker<'_> {
     fn check_range(&mut self, up_to: Option<&Spanned<u32>>) {
         if let Some(limit) = up_to.filter(|l| l.value == 0) {
             self.error(Problem::error(
+                Code::RangeZero,
                 "a range of 0 never moves",
                 limit.span,
                 "ranges count from 1",
@@ -197,6 +218,7 @@ impl Checker<'_> {
         let (a, b) = vector.value;
         if a == 0 && b == 0 {
             self.error(Problem::error(
+                Code::LeapZeroVector,
                 "a leap of (0,0) stays put",
                 vector.span,
                 "zero vector",
@@ -211,6 +233,7 @@ impl Checker<'_> {
                 && shortest < i64::from(board.width.min(board.height));
             if !fits {
                 self.error(Problem::error(
+                    Code::LeapNeverLands,
                     format!("({a},{b}) never lands on this board"),
                     vector.span,
                     format!("the board is {}×{}", board.width, board.height),
@@ -222,7 +245,7 @@ impl Checker<'_> {
             let span = directions.first().map_or(vector.span, |d| d.span);
             self.error(
                 Problem::error(
-                    format!("these directions select none of the moves ({a},{b})"),
+                    Code::DirectionsSelectNothing, format!("these directions select none of the moves ({a},{b})"),
                     span,
                     "no move of this vector points this way",
                 )
@@ -241,6 +264,7 @@ impl Checker<'_> {
     ) {
         if context == RuleContext::Arrow {
             self.error(Problem::error(
+                Code::ArrowWithModifier,
                 "arrows take no modifiers",
                 modifier.span,
                 "an arrow's flight is only its geometry",
@@ -252,7 +276,7 @@ impl Checker<'_> {
             Modifier::From(zone) => self.check_zone_expr(zone, ForPlayers::All),
             Modifier::Lame if !has_path(&rule.atom.value) => self.error(
                 Problem::error(
-                    "`lame` needs a leap longer than one square",
+                    Code::LameWithoutPath, "`lame` needs a leap longer than one square",
                     modifier.span,
                     "nothing to block",
                 )
@@ -260,7 +284,7 @@ impl Checker<'_> {
             ),
             Modifier::EnPassant if mode == Some(Mode::MoveOnly) => self.error(
                 Problem::error(
-                    "en passant is a capture",
+                    Code::EnPassantMoveOnly, "en passant is a capture",
                     modifier.span,
                     "on a move-only rule",
                 )
@@ -271,7 +295,7 @@ impl Checker<'_> {
             ),
             Modifier::Passable if mode == Some(Mode::CaptureOnly) => self.error(
                 Problem::error(
-                    "a capture cannot be passable",
+                    Code::PassableCapture, "a capture cannot be passable",
                     modifier.span,
                     "on a capture-only rule",
                 )
@@ -279,14 +303,14 @@ impl Checker<'_> {
             ),
             Modifier::Passable if !passes_squares(rule) => self.error(
                 Problem::error(
-                    "`passable` needs a lame leap",
+                    Code::PassableWithoutLame, "`passable` needs a lame leap",
                     modifier.span,
                     "no square here can be taken en passant",
                 )
                 .with_help("en passant takes the piece on the square its lame leap passed, as in `leap (0,2) lame passable`"),
             ),
             Modifier::EnPassant if matches!(rule.atom.value, Atom::Hop(..) | Atom::Anywhere) => self.error(
-                Problem::error("en passant needs a step, slide, leap or ride", modifier.span, "not on this move")
+                Problem::error(Code::EnPassantAtom, "en passant needs a step, slide, leap or ride", modifier.span, "not on this move")
                     .with_help("en passant lands on the square a passable move passed"),
             ),
             _ => {}
@@ -296,6 +320,7 @@ impl Checker<'_> {
     fn check_promotion(&mut self, piece: &Piece, promotion: &Promotion) {
         if promotion.targets.is_empty() {
             self.error(Problem::error(
+                Code::PromotionToNothing,
                 "promotion to nothing",
                 promotion.span,
                 "no piece named",
@@ -306,6 +331,7 @@ impl Checker<'_> {
             if let Some(first) = seen.iter().find(|n| n.value == target.value) {
                 self.error(
                     Problem::error(
+                        Code::ListedTwice,
                         format!("`{}` listed twice", target.value),
                         target.span,
                         "again",
@@ -314,6 +340,7 @@ impl Checker<'_> {
                 );
             } else if target.value == piece.name.value {
                 self.error(Problem::error(
+                    Code::PromotionToItself,
                     "a piece cannot promote to itself",
                     target.span,
                     "this is the promoting piece",
@@ -330,7 +357,7 @@ impl Checker<'_> {
         if !self.hands_used {
             self.error(
                 Problem::error(
-                    format!("drop limits for `{}` never apply", piece.name.value),
+                    Code::DropLimitsNeverApply, format!("drop limits for `{}` never apply", piece.name.value),
                     rule.span,
                     "no piece ever reaches a hand",
                 )
@@ -344,6 +371,7 @@ impl Checker<'_> {
                 }
                 DropLimit::NoMate if !self.has_royal() => self.error(
                     Problem::error(
+                        Code::NoMateWithoutRoyal,
                         "`no-mate` with no royal piece",
                         limit.span,
                         "nothing can be mated",
@@ -359,6 +387,7 @@ impl Checker<'_> {
         self.check_directions(&grant.directions, grant.span, DirectionUse::Lines);
         if grant.rules.is_empty() {
             self.error(Problem::error(
+                Code::GrantOfNothing,
                 "a grant of nothing",
                 grant.span,
                 "no move rules inside",
@@ -375,7 +404,7 @@ impl Checker<'_> {
         if castle.distance.value < 2 {
             self.error(
                 Problem::error(
-                    "castling moves at least two squares",
+                    Code::CastleDistance, "castling moves at least two squares",
                     castle.distance.span,
                     format!("a distance of {}", castle.distance.value),
                 )
@@ -386,6 +415,7 @@ impl Checker<'_> {
             && castle.partner.value == piece.name.value
         {
             self.error(Problem::error(
+                Code::CastleWithItself,
                 "a piece cannot castle with its own kind",
                 castle.partner.span,
                 "the partner must be another piece",
@@ -398,6 +428,7 @@ impl Checker<'_> {
         if let Some(safe) = safe.filter(|_| !royal && !piece.is_royal()) {
             self.error(
                 Problem::error(
+                    Code::SafeCastleNotRoyal,
                     format!(
                         "`safe` castling needs a royal piece, and `{}` is not royal",
                         piece.name.value
@@ -460,6 +491,7 @@ pub(super) fn check_like_cycles(checker: &mut Checker<'_>) {
             .collect();
         checker.error(
             Problem::error(
+                Code::LikeCycle,
                 format!(
                     "`{}` moves like itself through other pieces",
                     piece.name.value

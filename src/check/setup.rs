@@ -8,7 +8,7 @@ const HEAVY_TEST_NODES: u64 = 200_000_000;
 
 /// The deepest perft a test may ask for, as on the command line.
 pub const MAX_PERFT_DEPTH: u32 = 64;
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Code, Problem};
 use crate::syntax::ast::*;
 
 impl Checker<'_> {
@@ -21,6 +21,7 @@ impl Checker<'_> {
             *count += 1;
             if *count == 256 {
                 self.error(Problem::error(
+                    Code::HandOverflow,
                     "at most 255 pieces of a kind can be in hand",
                     piece.span,
                     "the 256th",
@@ -43,6 +44,7 @@ impl Checker<'_> {
             {
                 self.error(
                     Problem::error(
+                        Code::SetupTwice,
                         format!("`{}` is set up twice", setup.player.value),
                         setup.player.span,
                         "second setup",
@@ -64,12 +66,14 @@ impl Checker<'_> {
             }
             let problem = match own.first() {
                 Some(setup) => Problem::error(
+                    Code::PlayerWithoutPieces,
                     format!("player `{name}` has no pieces"),
                     setup.span,
                     "this setup places nothing",
                 )
                 .with_help("place pieces in it, such as `King e1`"),
                 None => Problem::error(
+                    Code::PlayerWithoutPieces,
                     format!("player `{name}` has no pieces"),
                     player.name.span,
                     "not set up",
@@ -92,6 +96,7 @@ impl Checker<'_> {
                         if let Some((first, player, piece)) = occupant[index] {
                             self.error(
                                 Problem::error(
+                                    Code::SquareSetUpTwice,
                                     "two pieces on one square",
                                     item.span,
                                     "placed again here",
@@ -111,6 +116,7 @@ impl Checker<'_> {
     pub(super) fn check_test(&mut self, test: &Test) {
         if test.expectations.is_empty() {
             self.error(Problem::warning(
+                Code::TestExpectsNothing,
                 format!("test \"{}\" expects nothing", test.name.value),
                 test.name.span,
                 "no `perft` or `moves` inside",
@@ -124,7 +130,7 @@ impl Checker<'_> {
             if count.value > HEAVY_TEST_NODES {
                 self.error(
                     Problem::warning(
-                        format!(
+                        Code::HeavyTest, format!(
                             "this expectation counts {} leaf nodes: far more than a few seconds of `fairy test`",
                             count.value
                         ),
@@ -136,6 +142,7 @@ impl Checker<'_> {
             }
             if depth.value == 0 {
                 self.error(Problem::error(
+                    Code::PerftDepthZero,
                     "perft depth starts at 1",
                     depth.span,
                     "depth 0",
@@ -143,6 +150,7 @@ impl Checker<'_> {
             }
             if depth.value > MAX_PERFT_DEPTH {
                 self.error(Problem::error(
+                    Code::PerftTooDeep,
                     format!("perft depth goes up to {MAX_PERFT_DEPTH}"),
                     depth.span,
                     "too deep to ever finish",
@@ -150,8 +158,13 @@ impl Checker<'_> {
             }
             if let Some(first) = depths.iter().find(|d| d.value == depth.value) {
                 self.error(
-                    Problem::error("this depth is expected twice", depth.span, "again")
-                        .with_note(first.span, "first here"),
+                    Problem::error(
+                        Code::PerftDepthTwice,
+                        "this depth is expected twice",
+                        depth.span,
+                        "again",
+                    )
+                    .with_note(first.span, "first here"),
                 );
             }
             depths.push(depth);
@@ -168,6 +181,7 @@ impl Checker<'_> {
             {
                 self.error(
                     Problem::error(
+                        Code::TestNameTwice,
                         format!("two tests named \"{}\"", test.name.value),
                         test.name.span,
                         "again",

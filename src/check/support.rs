@@ -3,7 +3,7 @@
 //! different rules.
 
 use super::Checker;
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Code, Problem};
 use crate::syntax::ast::*;
 
 /// The concepts of the language, as the engine's support is tracked.
@@ -148,6 +148,7 @@ pub(super) fn report_unsupported(checker: &mut Checker<'_>) {
     };
     let names: Vec<&str> = missing.iter().map(|(f, _)| f.describe()).collect();
     let mut problem = Problem::warning(
+        Code::NotRunYet,
         format!(
             "the engine does not run these rules yet: {}",
             names.join(", ")

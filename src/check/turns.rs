@@ -3,7 +3,7 @@
 use super::pieces::RuleContext;
 use super::zones::ForPlayers;
 use super::{Checker, DirectionUse};
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Code, Problem};
 use crate::syntax::ast::*;
 
 /// Where a turn body stands, which limits the actions it may take.
@@ -20,6 +20,7 @@ impl Checker<'_> {
         if let Some(limit) = counter.limit.as_ref().filter(|l| l.value == 0) {
             self.error(
                 Problem::error(
+                    Code::CounterLimitZero,
                     "a limit of 0 forbids every counted move",
                     limit.span,
                     "limit 0",
@@ -29,6 +30,7 @@ impl Checker<'_> {
         }
         if counter.rules.is_empty() {
             self.error(Problem::warning(
+                Code::CounterNeverChanges,
                 format!("counter `{}` never changes", counter.name.value),
                 counter.name.span,
                 "no rules inside",
@@ -41,6 +43,7 @@ impl Checker<'_> {
             {
                 self.error(
                     Problem::error(
+                        Code::CounterEventTwice,
                         "this event is already counted",
                         rule.event.span,
                         "never reached",
@@ -60,6 +63,7 @@ impl Checker<'_> {
                 }
                 CounterEvent::Checked if !self.has_royal() => self.error(
                     Problem::error(
+                        Code::CheckedWithoutRoyal,
                         "`checked` with no royal piece",
                         rule.event.span,
                         "nothing can be checked",
@@ -79,6 +83,7 @@ impl Checker<'_> {
         if let (Some(turn), Some(phase)) = (turns.first(), phases.first()) {
             self.error(
                 Problem::error(
+                    Code::TurnOutsidePhases,
                     "a turn outside the phases",
                     turn.span,
                     "this turn belongs to no phase",
@@ -97,6 +102,7 @@ impl Checker<'_> {
             {
                 self.error(
                     Problem::error(
+                        Code::PhaseNeverStarts,
                         format!("phase `{}` never starts", next.name.value),
                         next.name.span,
                         "unreachable",
@@ -114,6 +120,7 @@ impl Checker<'_> {
             if let Some(first) = seen.iter().find(|n| n.value == mover.value) {
                 self.error(
                     Problem::error(
+                        Code::ListedTwice,
                         format!("`{}` listed twice", mover.value),
                         mover.span,
                         "again",
@@ -130,6 +137,7 @@ impl Checker<'_> {
             && !self.hands_used
         {
             self.error(Problem::error(
+                Code::HandEmptyWithoutHands,
                 "this phase waits for empty hands, but no piece is ever in hand",
                 end.span,
                 "already true",
@@ -157,7 +165,7 @@ impl Checker<'_> {
                 None => "two ordinary turns".to_string(),
             };
             self.error(
-                Problem::error(message, second.span, "second turn")
+                Problem::error(Code::OrdinaryTurnTwice, message, second.span, "second turn")
                     .with_note(first.span, "first turn")
                     .with_help("give the turn alternatives with `or` inside one `turn { ... }`"),
             );
@@ -165,6 +173,7 @@ impl Checker<'_> {
         if ordinary.is_empty() {
             let span = phase.map_or(turns[0].span, |p| p.name.span);
             self.error(Problem::error(
+                Code::NoOrdinaryTurn,
                 "no ordinary turn",
                 span,
                 "periodic turns need an ordinary turn for the other turns",
@@ -182,6 +191,7 @@ impl Checker<'_> {
         if every.value < 2 {
             self.error(
                 Problem::error(
+                    Code::PeriodTooShort,
                     "a period below 2 replaces every turn",
                     every.span,
                     "period too short",
@@ -195,8 +205,13 @@ impl Checker<'_> {
             .find(|e| e.value == every.value);
         if let Some(clash) = clash {
             self.error(
-                Problem::error("two turns with the same period", every.span, "again")
-                    .with_note(clash.span, "first here"),
+                Problem::error(
+                    Code::PeriodTwice,
+                    "two turns with the same period",
+                    every.span,
+                    "again",
+                )
+                .with_note(clash.span, "first here"),
             );
         }
     }
@@ -206,6 +221,7 @@ impl Checker<'_> {
             if plan.steps.iter().all(|s| s.optional) {
                 self.error(
                     Problem::error(
+                        Code::TurnMayDoNothing,
                         "a turn that may do nothing",
                         plan.span,
                         "every step is optional",
@@ -230,7 +246,13 @@ impl Checker<'_> {
             && !matches!(step.action.value, Action::Remove(_) | Action::Unblock)
         {
             self.error(
-                Problem::error("a trigger only removes or unblocks", span, "not here").with_help(
+                Problem::error(
+                    Code::TriggerAction,
+                    "a trigger only removes or unblocks",
+                    span,
+                    "not here",
+                )
+                .with_help(
                     "triggers act on the position after a move; they make no moves themselves",
                 ),
             );
@@ -259,7 +281,7 @@ impl Checker<'_> {
         }
         if !self.hands_used {
             self.error(
-                Problem::error("nothing can ever be dropped", span, "no piece is ever in hand")
+                Problem::error(Code::DropWithoutHand, "nothing can ever be dropped", span, "no piece is ever in hand")
                     .with_help("captures go to hand with `capture to-hand`, or a setup can give a `hand { ... }`"),
             );
         }
@@ -268,10 +290,15 @@ impl Checker<'_> {
     fn check_shot(&mut self, span: Span, shot: &Shot, after_move: bool) {
         if !after_move {
             self.error(
-                Problem::error("`shoot` must follow `move`", span, "nothing has moved yet")
-                    .with_help(
-                        "the arrow is shot by the piece that just moved: `move then shoot { ... }`",
-                    ),
+                Problem::error(
+                    Code::ShootBeforeMove,
+                    "`shoot` must follow `move`",
+                    span,
+                    "nothing has moved yet",
+                )
+                .with_help(
+                    "the arrow is shot by the piece that just moved: `move then shoot { ... }`",
+                ),
             );
         }
         match shot {
@@ -284,6 +311,7 @@ impl Checker<'_> {
                     {
                         self.error(
                             Problem::error(
+                                Code::ArrowTagTwice,
                                 "this move tag already has an arrow",
                                 case.tag.span,
                                 "again",
@@ -306,6 +334,7 @@ impl Checker<'_> {
             ) {
                 self.error(
                     Problem::error(
+                        Code::ArrowAtom,
                         "an arrow flies by step, slide, leap or ride",
                         rule.atom.span,
                         "not this way",
@@ -328,6 +357,7 @@ impl Checker<'_> {
     fn check_pie(&mut self, span: Span, context: BodyContext) {
         if self.player_decls.len() != 2 {
             self.error(Problem::error(
+                Code::PieNeedsTwoPlayers,
                 "the pie choice is for two players",
                 span,
                 format!("this game has {} players", self.player_decls.len()),
@@ -336,6 +366,7 @@ impl Checker<'_> {
         if context != BodyContext::OnceTurn {
             self.error(
                 Problem::error(
+                    Code::PieNotOnce,
                     "`pie` belongs to a phase played once",
                     span,
                     "offered every turn here",

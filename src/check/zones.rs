@@ -1,7 +1,7 @@
 //! Zones: named and inline square sets, checked against the board and the players.
 
 use super::{Checker, graph};
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Code, Problem};
 use crate::syntax::ast::*;
 
 /// Whom a zone expression is evaluated for.
@@ -27,6 +27,7 @@ impl Checker<'_> {
             if let Some((_, first)) = seen.iter().find(|(name, _)| *name == player.value) {
                 self.error(
                     Problem::error(
+                        Code::ZoneCaseTwice,
                         format!(
                             "zone `{}` has two cases for `{}`",
                             zone.name.value, player.value
@@ -53,6 +54,7 @@ impl Checker<'_> {
         for player in missing {
             self.error(
                 Problem::error(
+                    Code::ZoneCaseMissing,
                     format!("zone `{}` has no case for `{player}`", zone.name.value),
                     zone.name.span,
                     "a per-player zone needs a case for every player",
@@ -98,6 +100,7 @@ impl Checker<'_> {
     ) {
         if low.value == 0 {
             self.error(Problem::error(
+                Code::RankZero,
                 "ranks count from 1",
                 low.span,
                 "rank 0 does not exist",
@@ -105,6 +108,7 @@ impl Checker<'_> {
         }
         if low.value > high.value {
             self.error(Problem::error(
+                Code::RankRangeEmpty,
                 "empty rank range",
                 span,
                 format!("{} is above {}", low.value, high.value),
@@ -159,6 +163,7 @@ impl Checker<'_> {
         };
         self.error(
             Problem::error(
+                Code::RankOffBoard,
                 format!("rank {} is off the board for {who}", high.value),
                 high.span,
                 label,
@@ -173,6 +178,7 @@ impl Checker<'_> {
             let last = char::from(b'a' + (board.width - 1) as u8);
             self.error(
                 Problem::error(
+                    Code::FileOffBoard,
                     "file off the board",
                     span,
                     format!("files run from a to {last}"),
@@ -181,6 +187,7 @@ impl Checker<'_> {
             );
         } else if low > high {
             self.error(Problem::error(
+                Code::FileRangeEmpty,
                 "empty file range",
                 span,
                 "the files are in reverse order",
@@ -197,6 +204,7 @@ pub(super) fn check_zone_cycles(checker: &mut Checker<'_>) {
         let zone = decls[cycle[0]];
         checker.error(
             Problem::error(
+                Code::ZoneCycle,
                 format!("zone `{}` is defined in terms of itself", zone.name.value),
                 zone.name.span,
                 "this zone refers back to itself",

@@ -41,6 +41,7 @@ fn problem(text: &str, problem: &Problem) -> Value {
         .collect();
     json!({
         "severity": if problem.is_error() { "error" } else { "warning" },
+        "code": problem.code.as_str(),
         "message": problem.message,
         "line": line,
         "column": column,

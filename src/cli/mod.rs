@@ -3,7 +3,7 @@
 
 use crate::check::{self, Verdict};
 use crate::compile::{self, Failure, Ruleset};
-use crate::diagnostic::{FileReport, Problem};
+use crate::diagnostic::{Code, FileReport, Problem};
 use crate::engine::Position;
 use crate::engine::perft::Perft;
 use crate::notation::{NotationError, fen, moves};
@@ -219,6 +219,7 @@ fn verdict(text: &str) -> Verdict {
         let at = text.find("setup").unwrap_or(0);
         let span = crate::syntax::ast::Span::new(at, (at + "setup".len()).min(text.len()));
         let problem = Problem::error(
+            Code::ImpossibleStart,
             format!("the start position is impossible: {problem}"),
             span,
             "set up here",
@@ -290,7 +291,8 @@ fn with_position(
     let mut position = start_position(&rules, args.fen.as_deref())?;
     if let Some(list) = &args.moves {
         let list = moves_text(list)?;
-        moves::play(&mut position, &list).map_err(|e| report_notation("--moves", &list, e))?;
+        moves::play(&mut position, &list)
+            .map_err(|e| report_notation(Code::InvalidMove, "--moves", &list, e))?;
     }
     action(&mut position)
 }
@@ -298,7 +300,8 @@ fn with_position(
 /// The position `--fen` gives, or the start position.
 fn start_position<'r>(rules: &'r Ruleset, text: Option<&str>) -> Result<Position<'r>, Reported> {
     match text {
-        Some(text) => fen::read(rules, text).map_err(|e| report_notation("--fen", text, e)),
+        Some(text) => fen::read(rules, text)
+            .map_err(|e| report_notation(Code::InvalidPosition, "--fen", text, e)),
         None => Ok(Position::start(rules)),
     }
 }
@@ -320,8 +323,9 @@ fn moves_text(argument: &str) -> Result<String, Reported> {
     Ok(lines.join(" "))
 }
 
-fn report_notation(name: &str, text: &str, error: NotationError) -> Reported {
+fn report_notation(code: Code, name: &str, text: &str, error: NotationError) -> Reported {
     let problem = Problem::error(
+        code,
         error.message.clone(),
         crate::syntax::ast::Span::new(
             error.start,

@@ -8,7 +8,7 @@
 //! ff bb ll rr fs bs fl fr bl br.
 
 use super::ast::*;
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Code, Problem};
 use crate::geometry;
 
 /// Parses a Betza string whose first character sits at byte `base` of the rule file.
@@ -16,6 +16,7 @@ pub fn parse(text: &str, base: usize) -> Result<Vec<MoveRule>, Problem> {
     if let Some((at, c)) = text.char_indices().find(|(_, c)| !c.is_ascii()) {
         let span = Span::new(base + at, base + at + c.len_utf8());
         return Err(betza_error(
+            Code::BetzaLetter,
             &format!("`{c}` is not a Betza letter"),
             span,
             "not ASCII",
@@ -33,6 +34,7 @@ pub fn parse(text: &str, base: usize) -> Result<Vec<MoveRule>, Problem> {
         let letters_start = i;
         let Some(&letter) = bytes.get(i) else {
             return Err(betza_error(
+                Code::BetzaModifiersWithoutAtom,
                 "Betza modifiers without an atom",
                 Span::new(base + start, base + i),
                 "these modify nothing",
@@ -67,6 +69,7 @@ pub fn parse(text: &str, base: usize) -> Result<Vec<MoveRule>, Problem> {
     }
     if rules.is_empty() {
         return Err(betza_error(
+            Code::BetzaEmpty,
             "empty Betza string",
             Span::new(base.saturating_sub(1), base + 1),
             "no atoms here",
@@ -75,8 +78,8 @@ pub fn parse(text: &str, base: usize) -> Result<Vec<MoveRule>, Problem> {
     Ok(rules)
 }
 
-fn betza_error(message: &str, span: Span, label: &str) -> Problem {
-    Problem::error(message, span, label)
+fn betza_error(code: Code, message: &str, span: Span, label: &str) -> Problem {
+    Problem::error(code, message, span, label)
         .with_help("see the README's Betza section for the supported letters")
 }
 
@@ -84,6 +87,7 @@ fn parse_range(digits: &str, span: Span) -> Result<Spanned<u32>, Problem> {
     match digits.parse::<u32>() {
         Ok(n) if n > 0 => Ok(Spanned::new(n, span)),
         _ => Err(betza_error(
+            Code::BetzaRange,
             "bad Betza range",
             span,
             "a range is a number from 1 up",
@@ -145,6 +149,7 @@ fn read_modifiers(text: &str, span: Span) -> Result<Modifiers, Problem> {
             other => {
                 let at = Span::new(span.start + offset, span.start + offset + 1);
                 return Err(betza_error(
+                    Code::BetzaModifier,
                     &format!("unsupported Betza modifier `{}`", other as char),
                     at,
                     "not one of m c i n e p g f b l r v s",
@@ -189,6 +194,7 @@ fn expand(
 ) -> Result<Vec<MoveRule>, Problem> {
     let Some(bases) = vectors(letter) else {
         return Err(betza_error(
+            Code::BetzaAtom,
             &format!("unknown Betza atom `{}`", letter as char),
             Span::new(atom_span.start, atom_span.start + 1),
             "not one of W F D N A H C Z G K R B Q",
@@ -198,6 +204,7 @@ fn expand(
     let rider = doubled || range.is_some() || matches!(letter, b'R' | b'B' | b'Q');
     if m.hop.is_some() && !(rider && bases.iter().all(|&(a, b)| a <= 1 && b == 1)) {
         return Err(betza_error(
+            Code::BetzaHopNeedsRider,
             "Betza `p` and `g` need a straight rider",
             modifier_span,
             "use them with R, B, Q or a doubled W or F",
@@ -206,6 +213,7 @@ fn expand(
     if let (Some(_), Some(range)) = (m.hop, &range) {
         // The language's hop has no range; dropping it would play a different piece.
         return Err(betza_error(
+            Code::BetzaHopWithRange,
             "a hop with a range is not supported",
             range.span,
             "fairy cannot limit how far a hopping piece goes",
@@ -237,6 +245,7 @@ fn expand(
     }
     if rules.is_empty() {
         return Err(betza_error(
+            Code::BetzaSelectsNothing,
             "these Betza directions select no move",
             Span::new(modifier_span.start, atom_span.end),
             "no move of this atom points that way",

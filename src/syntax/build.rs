@@ -4,7 +4,7 @@
 use super::ast::*;
 use super::betza;
 use super::{Rule, is_token};
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Code, Problem};
 use pest::iterators::Pair;
 
 /// Builds nodes for text that starts at byte `base` of the whole file.
@@ -50,8 +50,13 @@ impl Builder {
         let span = self.span(&pair);
         let value = pair.as_str().parse::<u64>().unwrap_or_else(|_| {
             self.problems.push(
-                Problem::error("number too large", span, "this does not fit in 64 bits")
-                    .with_help("numbers in rule files go up to 18446744073709551615"),
+                Problem::error(
+                    Code::NumberTooLarge,
+                    "number too large",
+                    span,
+                    "this does not fit in 64 bits",
+                )
+                .with_help("numbers in rule files go up to 18446744073709551615"),
             );
             u64::MAX
         });
@@ -65,6 +70,7 @@ impl Builder {
             // One complaint per number: beyond 64 bits, `number` has already made it.
             if self.problems.len() == reported {
                 self.problems.push(Problem::error(
+                    Code::NumberTooLarge,
                     "number too large",
                     number.span,
                     "this must be below 4294967296",

@@ -8,7 +8,7 @@ pub mod ast;
 mod betza;
 mod build;
 
-use crate::diagnostic::{MAX_PROBLEMS, Problem, Span, closest};
+use crate::diagnostic::{Code, MAX_PROBLEMS, Problem, Span, closest};
 use ast::RuleFile;
 use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
@@ -211,7 +211,12 @@ fn syntax_problem(
     } else {
         format!("unexpected `{}`", shortened(found).escape_debug())
     };
-    let problem = Problem::error(message, span, format!("expected {expected}{after}"));
+    let problem = Problem::error(
+        Code::SyntaxError,
+        message,
+        span,
+        format!("expected {expected}{after}"),
+    );
     let keyword = RulesParser::parse(Rule::reserved, &text[start..])
         .ok()
         .filter(|_| positives.contains(&Rule::name))
@@ -483,6 +488,7 @@ fn lexical_problems(source: &str) -> Vec<Problem> {
                 depth += 1;
                 if depth > MAX_NESTING {
                     problems.push(Problem::error(
+                        Code::NestingTooDeep,
                         "nesting too deep",
                         Span::new(at, at + 1),
                         format!("more than {MAX_NESTING} open brackets here"),
@@ -493,6 +499,7 @@ fn lexical_problems(source: &str) -> Vec<Problem> {
             Token::Close => depth = depth.saturating_sub(1),
             Token::UnclosedComment => problems.push(
                 Problem::error(
+                    Code::UnclosedComment,
                     "unclosed comment",
                     Span::new(at, at + 2),
                     "this `/*` is never closed",
@@ -500,6 +507,7 @@ fn lexical_problems(source: &str) -> Vec<Problem> {
                 .with_help("end the comment with `*/`"),
             ),
             Token::UnclosedString => problems.push(Problem::error(
+                Code::UnclosedString,
                 "unclosed string",
                 Span::new(at, at + 1),
                 "this `\"` has no closing quote on its line",
