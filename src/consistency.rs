@@ -5,38 +5,25 @@
 //! twice the same text, and that perft 2 is the sum of its divide. The property tests and the
 //! fuzzer both walk with it; neither needs to know what a rule means to find a contradiction.
 
-use crate::check::check_text;
-use crate::compile::{Failure, Ruleset, Unsupported, compile_text};
+use crate::compile::Ruleset;
+use crate::diagnostic::Code;
 use crate::engine::perft::Perft;
 use crate::engine::{Position, Turn};
 use crate::notation::{fen, moves};
+use crate::pipeline;
 use crate::random::Random;
 
-/// Whether `check` and the compiler agree on a rule file's text: a file compiles if and only
-/// if `check` accepts it, unless `check` says which of its rules the engine does not run yet.
-/// Gives the rules when the file can be played: compiled, with a start position that no rule
-/// forbids (`fairy check` refuses the others).
+/// The rules of a rule file's text when it can be played. A file without errors that cannot
+/// be played must say why: it uses rules the engine does not run yet.
 pub fn playable(text: &str) -> Result<Option<Ruleset>, String> {
-    let verdict = check_text(text);
-    let rules = match compile_text(text) {
-        Ok(rules) if verdict.summary.is_some() => rules,
-        Ok(_) => return Err("compiled, yet check refuses".to_string()),
-        Err(Failure::Invalid(_)) if verdict.summary.is_none() => return Ok(None),
-        Err(Failure::Invalid(_)) => return Err("check accepts, compile refuses".to_string()),
-        Err(Failure::Unsupported(Unsupported(missing))) => {
-            let said = |feature: &&crate::check::support::Feature| {
-                let told = |p: &crate::diagnostic::Problem| p.message.contains(feature.describe());
-                verdict.problems.iter().any(told)
-            };
-            return match missing.iter().find(|f| !said(f)) {
-                Some(unsaid) => Err(format!("check does not say {unsaid:?} is not run yet")),
-                None => Ok(None),
-            };
-        }
-    };
-    match fen::royal_left_attacked(&Position::start(&rules)) {
-        Some(_) => Ok(None),
-        None => Ok(Some(rules)),
+    let loaded = pipeline::load(text);
+    let told = loaded.problems.iter().any(|p| p.code == Code::NotRunYet);
+    let valid = loaded.is_valid();
+    match (loaded.rules, valid) {
+        (Some(rules), true) => Ok(Some(rules)),
+        (Some(_), false) => Err("playable, yet invalid".to_string()),
+        (None, true) if !told => Err("valid, yet neither playable nor said not to be".to_string()),
+        (None, _) => Ok(None),
     }
 }
 

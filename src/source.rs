@@ -1,10 +1,8 @@
 //! Reading rule files from disk, refusing what cannot be a rule file before any parsing.
 
 use crate::diagnostic::{Code, FileReport, Problem, Span};
+use crate::limits::MAX_BYTES;
 use miette::NamedSource;
-
-/// Larger files are refused: no real variant comes near, and it bounds every later stage.
-pub const MAX_BYTES: u64 = 4 << 20;
 
 const BYTE_ORDER_MARK: &[u8] = "\u{feff}".as_bytes();
 

@@ -1,6 +1,7 @@
 //! Running the `test` blocks of a rule file: perft counts and exact move lists.
 
-use crate::compile::{Ruleset, TestCase};
+use crate::check::checked::TestCase;
+use crate::compile::Ruleset;
 use crate::engine::Position;
 use crate::engine::perft::Perft;
 use crate::notation::{fen, moves};

@@ -313,10 +313,12 @@ fn castling_across_a_hole_is_no_castling() {
 }
 
 /// A setup whose player to move could take the other's King is a position no game reaches:
-/// `check` and the commands that play refuse it, naming the King and its square.
+/// `check` and the commands that play refuse it, naming the King and its square, and pointing
+/// at the setup of the King's player (not at the first word `setup` in the text).
 #[test]
 fn a_start_position_with_the_other_king_in_check_is_refused() {
-    let text = "game \"kings side by side\"
+    let text = "// a setup of kings side by side
+        game \"kings side by side: a setup no game reaches\"
         board 4 x 2
         player White forward north
         player Black forward south
@@ -329,6 +331,45 @@ fn a_start_position_with_the_other_king_in_check_is_refused() {
         "the start position is impossible: Black's King on a2 is attacked with White to move";
     for command in ["check", "moves", "show"] {
         expect(&[command, file.path()], 1, message);
+    }
+    let run = fairy(&["check", "--json", file.path()], limit());
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let problem = &report["files"][0]["problems"][0];
+    assert_eq!(problem["code"], "impossible-start");
+    let line = problem["line"].as_u64().expect("a line") as usize;
+    let located = text.lines().nth(line - 1).expect("a line of the file");
+    assert_eq!(located.trim(), "setup Black { King a2 }");
+}
+
+/// A file that needs more castling rights than positions can hold is valid, but cannot be
+/// played: `check` says so with a warning at the castle clause, and the commands that play
+/// refuse it. (Both learn it from the compiler, which counts the rights.)
+#[test]
+fn more_castling_rights_than_fit_are_said_not_to_be_run() {
+    let kings = "a1 c1 e1 g1 i1 k1 m1 o1 q1 s1 u1 w1 y1";
+    let rooks = "b1 d1 f1 h1 j1 l1 n1 p1 r1 t1 v1 x1 z1";
+    let text = format!(
+        "game \"many rights\"
+        board 26 x 4
+        player White forward north
+        player Black forward south
+        piece King K {{ step all castle sideways 2 with Rook unmoved }}
+        piece Rook R {{ slide orthogonal }}
+        setup White {{ King {kings} Rook {rooks} }}
+        setup Black {{ King {} Rook {} }}
+        lose when extinct",
+        kings.replace('1', "4"),
+        rooks.replace('1', "4")
+    );
+    let file = TempFile::new("rights", text.as_bytes());
+    let run = expect(&["check", file.path()], 0, "more than 32 castling rights");
+    assert!(run.stderr.contains("not-run-yet"), "{}", run.stderr);
+    for command in ["moves", "show"] {
+        expect(
+            &[command, file.path()],
+            1,
+            "cannot play this game: the engine does not run these rules yet: more than 32 castling rights",
+        );
     }
 }
 

@@ -30,7 +30,7 @@ fn report_for(path: &Path) -> FileReport {
     match source::from_bytes(&name, bytes) {
         Ok(source) => FileReport {
             source: NamedSource::new(name, source::printable(&source.text)),
-            problems: fairy::check::check_text(&source.text).problems,
+            problems: fairy::pipeline::load(&source.text).problems,
         },
         Err(LoadError::NotText(report)) => report,
         Err(LoadError::Unreadable(message)) => panic!("{message}"),
@@ -65,7 +65,7 @@ fn shipped_rule_files_have_no_errors() {
     assert_eq!(files.len(), 10, "expected the ten rule files in rules/");
     for path in files {
         let text = std::fs::read_to_string(&path).expect("a readable UTF-8 rule file");
-        let errors: Vec<String> = fairy::check::check_text(&text)
+        let errors: Vec<String> = fairy::pipeline::load(&text)
             .problems
             .into_iter()
             .filter(Problem::is_error)

@@ -6,7 +6,6 @@
 mod common;
 
 use common::generate;
-use fairy::compile::compile_text;
 use fairy::consistency::{Walk, playable};
 use fairy::random::Random;
 use std::sync::mpsc;
@@ -44,7 +43,7 @@ fn generated_rule_files_that_check_play_consistently() {
 fn walk_within(text: String, seed: u64, limit: Duration) -> Result<(), String> {
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
-        let rules = compile_text(&text).expect("compiled above");
+        let rules = common::compiled(&text);
         let walk = Walk {
             thorough_every: 3,
             divide_below: 60,

@@ -97,8 +97,9 @@ fn every_test_block_passes() {
         .collect();
     assert!(names.len() > SHIPPED.len(), "the test variants are found");
     for name in names {
-        let rules = ruleset(&name);
-        for case in &rules.tests {
+        let loaded = fairy::pipeline::load(&common::rule_text(&name));
+        let rules = loaded.rules.expect("playable");
+        for case in &loaded.tests {
             let failures = fairy::testing::run_case(&rules, case, u64::MAX, |_| {});
             assert_eq!(failures, 0, "{name}: test {}", case.name);
         }

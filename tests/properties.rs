@@ -210,7 +210,7 @@ fn hands_with_promoted_letters_round_trip() {
         setup Black { King c5 }
         lose when checkmated
     "#;
-    let rules = fairy::compile::compile_text(text).expect("compiles");
+    let rules = common::compiled(text);
     let position = "2k2/5/5/5/2K2[W+Ww] w - - 0 1";
     let mut read = fen::read(&rules, position).expect("valid");
     assert_eq!(fen::write(&mut read), position);
@@ -244,7 +244,7 @@ fn positions_on_boards_with_holes_round_trip() {
         lose when checkmated
         draw when stalemated
     "#;
-    let rules = fairy::compile::compile_text(text).expect("compiles");
+    let rules = common::compiled(text);
     let mut position = Position::start(&rules);
     assert_eq!(fen::write(&mut position), "rkn/4/5/4/RKN w - - 0 1");
     assert!(random_games(&rules, 200, 80, 7) > 0, "some game ends");

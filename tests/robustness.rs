@@ -8,9 +8,9 @@
 //!
 //! The cases at the end each once found a panic or a hang, and stay as regression tests.
 
-use fairy::check::{Verdict, check_text};
 use fairy::diagnostic::Span;
 use fairy::diagnostic::{FileReport, Problem, render_plain};
+use fairy::pipeline::{self, Loaded};
 use fairy::random::Random;
 use fairy::source::printable;
 use miette::NamedSource;
@@ -320,9 +320,9 @@ fn damaged(index: usize, files: &[(String, String)]) -> Vec<(String, String)> {
 // Checking one text
 
 /// Checks `text`, catching any panic; on success, returns the verdict and how long it took.
-fn guarded(text: &str) -> Result<(Verdict, Duration), String> {
+fn guarded(text: &str) -> Result<(Loaded, Duration), String> {
     let start = Instant::now();
-    let verdict = catch_unwind(AssertUnwindSafe(|| check_text(text))).map_err(|payload| {
+    let verdict = catch_unwind(AssertUnwindSafe(|| pipeline::load(text))).map_err(|payload| {
         let message = payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -334,7 +334,7 @@ fn guarded(text: &str) -> Result<(Verdict, Duration), String> {
 }
 
 /// What is wrong with a verdict on `text`, if anything.
-fn verdict_problems(text: &str, verdict: &Verdict) -> Vec<String> {
+fn verdict_problems(text: &str, verdict: &Loaded) -> Vec<String> {
     let mut wrong = Vec::new();
     let errors = verdict.problems.iter().filter(|p| p.is_error()).count();
     match (&verdict.summary, errors) {
@@ -411,7 +411,7 @@ fn save(label: &str, text: &str) -> String {
 
 /// Asserts that checking `text` is sound, report included; returns the verdict.
 #[track_caller]
-fn sound(label: &str, text: &str) -> Verdict {
+fn sound(label: &str, text: &str) -> Loaded {
     let (verdict, _) = guarded(text).unwrap_or_else(|panic| panic!("{label}: {panic}"));
     let wrong = verdict_problems(text, &verdict);
     assert!(wrong.is_empty(), "{label}: {wrong:?}");
@@ -424,7 +424,7 @@ fn sound(label: &str, text: &str) -> Verdict {
 /// Checks `text` on a thread of its own and fails if it takes longer than `limit` (a hang
 /// leaves the thread running, but the test still ends).
 #[track_caller]
-fn sound_within(label: &str, text: String, limit: Duration) -> Verdict {
+fn sound_within(label: &str, text: String, limit: Duration) -> Loaded {
     let (send, receive) = mpsc::channel();
     let worker_label = label.to_string();
     std::thread::Builder::new()
@@ -459,7 +459,7 @@ fn budget(millis: u64) -> Duration {
 /// seconds in the (optimised) test profile, and a linear one a fraction of a second.
 const SLOW_CASE_LIMIT: Duration = Duration::from_secs(5);
 
-fn errors(verdict: &Verdict) -> Vec<&Problem> {
+fn errors(verdict: &Loaded) -> Vec<&Problem> {
     verdict.problems.iter().filter(|p| p.is_error()).collect()
 }
 
@@ -479,7 +479,7 @@ fn square_rejected_in_zone_and_setup(chess: &str, square: &str) {
     rejected_at(&text, &verdict, &king, Some(square));
 }
 
-fn rejected_at(text: &str, verdict: &Verdict, snippet: &str, at: Option<&str>) {
+fn rejected_at(text: &str, verdict: &Loaded, snippet: &str, at: Option<&str>) {
     let errors = errors(verdict);
     assert!(verdict.summary.is_none(), "{snippet:?}: accepted");
     let Some(at) = at else { return };
@@ -651,7 +651,7 @@ fn megabytes_of_repeated_items_are_checked_in_time() {
     let verdict = sound_within("3 MB of repeats", text, budget(1000));
     assert_hidden_at_least(
         &verdict,
-        3_000_000 / item.len() - fairy::diagnostic::MAX_PROBLEMS,
+        3_000_000 / item.len() - fairy::limits::MAX_PROBLEMS,
     );
 
     // A megabyte of comments and blank lines around a valid file.
@@ -663,12 +663,12 @@ fn megabytes_of_repeated_items_are_checked_in_time() {
     // A long line: a zone whose every square is off the board.
     let text = format!("{chess}\nzone far = {{{}}}\n", "z26 ".repeat(100_000));
     let verdict = sound_within("long line of off-board squares", text, budget(1000));
-    assert_hidden_at_least(&verdict, 100_000 - fairy::diagnostic::MAX_PROBLEMS);
+    assert_hidden_at_least(&verdict, 100_000 - fairy::limits::MAX_PROBLEMS);
 
     // Broken items, one a line, each reported on its own.
     let text = "piece X\n".repeat(40_000);
     let verdict = sound_within("40,000 broken items", text, budget(1000));
-    assert_hidden_at_least(&verdict, 40_000 - fairy::diagnostic::MAX_PROBLEMS);
+    assert_hidden_at_least(&verdict, 40_000 - fairy::limits::MAX_PROBLEMS);
 }
 
 #[test]
@@ -1027,8 +1027,8 @@ fn zones_referring_to_zones_many_times_are_checked_in_time() {
 }
 
 /// The report stops at `MAX_PROBLEMS` and says how many more problems there were.
-fn assert_hidden_at_least(verdict: &fairy::check::Verdict, hidden: usize) {
-    assert_eq!(verdict.problems.len(), fairy::diagnostic::MAX_PROBLEMS + 1);
+fn assert_hidden_at_least(verdict: &Loaded, hidden: usize) {
+    assert_eq!(verdict.problems.len(), fairy::limits::MAX_PROBLEMS + 1);
     let last = &verdict.problems.last().expect("a last problem").message;
     let count: usize = last
         .split_whitespace()

@@ -3,8 +3,8 @@
 //! through random games without contradiction ([`fairy::consistency`]); a position or a move
 //! text that reads must leave a position that does too.
 
-use fairy::check::{self, Verdict};
-use fairy::compile::{Ruleset, compile_text};
+use fairy::compile::Ruleset;
+use fairy::pipeline::{self, Loaded};
 use fairy::consistency::{Walk, playable};
 use fairy::diagnostic::{FileReport, render_plain};
 use fairy::engine::Position;
@@ -28,7 +28,7 @@ pub fn rule_file(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Verdict { problems, .. } = check::check_text(text);
+    let Loaded { problems, .. } = pipeline::load(text);
     if !problems.is_empty() {
         let report = FileReport {
             source: NamedSource::new("fuzz.rules", fairy::source::printable(text)),
@@ -124,7 +124,10 @@ pub fn games() -> &'static [Ruleset] {
     COMPILED.get_or_init(|| {
         GAMES
             .iter()
-            .map(|(name, text)| compile_text(text).unwrap_or_else(|_| panic!("{name} compiles")))
+            .map(|(name, text)| {
+                let rules = pipeline::load(text).rules;
+                rules.unwrap_or_else(|| panic!("{name} compiles"))
+            })
             .collect()
     })
 }

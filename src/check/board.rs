@@ -1,10 +1,8 @@
 //! The board: its size, its holes, and whether a written square is on it.
 
 use crate::diagnostic::{Code, Problem};
+use crate::limits::MAX_SIDE;
 use crate::syntax::ast::{Board, BoardLayout, Square, SquareItem};
-
-/// Files run a–z, so no board is wider or taller than this.
-pub const MAX_SIDE: u32 = 26;
 
 /// Which squares exist on a `width` × `height` grid; index `rank * width + file`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +15,11 @@ pub struct BoardShape {
 impl BoardShape {
     pub fn squares(&self) -> usize {
         self.exists.iter().filter(|&&e| e).count()
+    }
+
+    /// The (file, rank) of a grid cell index.
+    pub fn cell(&self, index: usize) -> (u32, u32) {
+        (index as u32 % self.width, index as u32 / self.width)
     }
 
     fn index(&self, file: u32, rank: u32) -> Option<usize> {

@@ -1,26 +1,33 @@
 //! The end of the game: conditions, and whether the file can say them.
 
 use super::Checker;
+use super::checked;
 use crate::diagnostic::{Code, Problem};
 use crate::syntax::ast::*;
 
 impl Checker<'_> {
-    pub(super) fn check_end(&mut self, rule: &EndRule) {
+    pub(super) fn check_end(&mut self, rule: &EndRule) -> Option<checked::EndRule> {
+        use checked::EndCondition as Resolved;
         let condition = &rule.condition;
-        match &condition.value {
-            EndCondition::Checkmated
-            | EndCondition::Stalemated
-            | EndCondition::Exposed
-            | EndCondition::RoyalCaptured => self.require_royal(condition.span),
-            EndCondition::Repeated(times) if times.value < 2 => self.error(Problem::error(
-                Code::RepeatedTooFew,
-                "a position repeats at least twice",
-                times.span,
-                "too few",
-            )),
-            EndCondition::Immobilized(piece) => {
-                self.pieces.resolve(piece, &mut self.problems);
+        let resolved = match &condition.value {
+            EndCondition::Checkmated => self.about_royal(condition.span, Resolved::Checkmated),
+            EndCondition::Stalemated => self.about_royal(condition.span, Resolved::Stalemated),
+            EndCondition::Exposed => self.about_royal(condition.span, Resolved::Exposed),
+            EndCondition::RoyalCaptured => {
+                self.about_royal(condition.span, Resolved::RoyalCaptured)
             }
+            EndCondition::Repeated(times) => {
+                if times.value < 2 {
+                    self.error(Problem::error(
+                        Code::RepeatedTooFew,
+                        "a position repeats at least twice",
+                        times.span,
+                        "too few",
+                    ));
+                }
+                Resolved::Repeated(times.value)
+            }
+            EndCondition::Immobilized(piece) => Resolved::Immobilized(self.piece(piece)?),
             EndCondition::Quiet(plies, breakers) => {
                 if plies.value == 0 {
                     self.error(Problem::error(
@@ -30,29 +37,46 @@ impl Checker<'_> {
                         "0",
                     ));
                 }
-                for breaker in breakers {
-                    if let QuietBreaker::PieceMove(piece) = &breaker.value {
-                        self.pieces.resolve(piece, &mut self.problems);
-                    }
+                let moved: Vec<Name> = breakers
+                    .iter()
+                    .filter_map(|breaker| match &breaker.value {
+                        QuietBreaker::PieceMove(piece) => Some(piece.clone()),
+                        QuietBreaker::Capture => None,
+                    })
+                    .collect();
+                Resolved::Quiet {
+                    plies: plies.value,
+                    captures: breakers.iter().any(|b| b.value == QuietBreaker::Capture),
+                    pieces: self.piece_list(&moved)?,
                 }
             }
-            EndCondition::NoMoves | EndCondition::Extinct | EndCondition::Repeated(_) => {}
-        }
+            EndCondition::NoMoves => Resolved::NoMoves,
+            EndCondition::Extinct => Resolved::Extinct,
+        };
+        Some(checked::EndRule {
+            outcome: rule.outcome.value,
+            condition: resolved,
+        })
     }
 
-    fn require_royal(&mut self, span: Span) {
-        if self.has_royal() {
-            return;
+    /// A condition about royal pieces, which the file must have.
+    fn about_royal(
+        &mut self,
+        span: Span,
+        condition: checked::EndCondition,
+    ) -> checked::EndCondition {
+        if !self.has_royal() {
+            self.error(
+                Problem::error(
+                    Code::NeedsRoyal,
+                    "this condition needs a royal piece",
+                    span,
+                    "no piece is royal",
+                )
+                .with_help("mark the king with `royal` inside its piece block"),
+            );
         }
-        self.error(
-            Problem::error(
-                Code::NeedsRoyal,
-                "this condition needs a royal piece",
-                span,
-                "no piece is royal",
-            )
-            .with_help("mark the king with `royal` inside its piece block"),
-        );
+        condition
     }
 
     /// Each condition once; conditions are tried in file order and the first that holds decides.

@@ -15,6 +15,7 @@ pub struct Form {
     pub root: usize,
 }
 
+#[derive(Clone, Debug)]
 pub struct Forms {
     /// The declared pieces first, in declaration order, then each promoted form reached.
     pub list: Vec<Form>,

@@ -1,5 +1,6 @@
-//! Cycles among named things that refer to each other (zones to zones, pieces `like` pieces),
-//! found in time linear in the number of references.
+//! Named things that refer to each other (zones to zones, pieces `like` pieces): their cycles,
+//! and an order where each comes after what it refers to, found in time linear in the number of
+//! references and without recursion, so that no chain can exhaust the stack.
 
 /// The strongly connected components of the graph that contain a cycle, each with its nodes in
 /// increasing order. `edges[n]` lists the nodes `n` refers to.
@@ -19,6 +20,40 @@ pub fn cycles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
         }
     }
     tarjan.found
+}
+
+/// Every node, each after the nodes it refers to; a cycle is broken where the search first
+/// meets it again.
+pub fn dependency_order(edges: &[Vec<usize>]) -> Vec<usize> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        New,
+        Open,
+        Done,
+    }
+    let mut state = vec![State::New; edges.len()];
+    let mut order = Vec::with_capacity(edges.len());
+    for root in 0..edges.len() {
+        let mut stack = vec![(root, 0usize)];
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            if state[node] == State::Done {
+                stack.pop();
+                continue;
+            }
+            state[node] = State::Open;
+            if let Some(&child) = edges[node].get(*next) {
+                *next += 1;
+                if state[child] == State::New {
+                    stack.push((child, 0));
+                }
+                continue;
+            }
+            state[node] = State::Done;
+            order.push(node);
+            stack.pop();
+        }
+    }
+    order
 }
 
 struct Tarjan<'a> {
@@ -93,6 +128,16 @@ mod tests {
         let mut found = cycles(&edges);
         found.sort();
         assert_eq!(found, vec![vec![0, 1, 2], vec![3]]);
+    }
+
+    #[test]
+    fn dependencies_come_first() {
+        // 0 uses 1 and 2, 1 uses 2; 3 and 4 use each other.
+        let edges = vec![vec![1, 2], vec![2], vec![], vec![4], vec![3]];
+        let order = dependency_order(&edges);
+        let at = |n: usize| order.iter().position(|&x| x == n).unwrap();
+        assert_eq!(order.len(), 5);
+        assert!(at(2) < at(1) && at(1) < at(0));
     }
 
     #[test]

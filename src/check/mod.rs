@@ -1,23 +1,29 @@
 //! Check: the meaning of a parsed rule file. Resolves every name, checks squares against the
-//! board, options against each other, and collects every problem of the file at once.
+//! board and options against each other, and collects every problem of the file at once. A
+//! file without errors comes out resolved, as [`Checked`], for the compiler.
 
 mod board;
+pub mod checked;
 mod endings;
+pub mod features;
 pub mod forms;
 mod graph;
 mod names;
 mod pieces;
 mod setup;
-pub mod support;
 mod turns;
 mod zones;
 
-pub use board::{BoardShape, MAX_SIDE};
-pub use setup::MAX_PERFT_DEPTH;
+pub use board::BoardShape;
+pub use checked::Checked;
+pub use features::Feature;
 
 use crate::diagnostic::{Code, Problem};
 use crate::geometry::DirectionSet;
+use crate::limits::{self, MAX_PLAYERS};
+use crate::syntax::Parsed;
 use crate::syntax::ast::*;
+use checked::{PieceId, PlayerId, TestCase, ZoneId};
 use forms::Forms;
 use names::{NameKind, Names};
 
@@ -53,22 +59,36 @@ impl std::fmt::Display for Summary {
     }
 }
 
-/// The checker's verdict: a summary when there is no error, and every problem found.
-#[derive(Debug)]
-pub struct Verdict {
-    pub summary: Option<Summary>,
-    pub problems: Vec<Problem>,
+impl Summary {
+    pub fn of(checked: &Checked) -> Summary {
+        Summary {
+            game: checked.game.clone(),
+            players: checked.players.iter().map(|p| p.name.clone()).collect(),
+            board: checked.board.clone(),
+            pieces: checked.pieces.len(),
+        }
+    }
 }
 
-/// Parses and checks a rule file's text. After syntax errors, what parsed is checked too, so
+/// The checker's verdict: every problem found, in the order found, and the file resolved when
+/// it has no error.
+#[derive(Debug)]
+pub struct Verdict {
+    pub problems: Vec<Problem>,
+    pub checked: Option<Checked>,
+    /// The concepts of the language the file uses, each with its first use; none when some
+    /// items did not parse.
+    pub uses: Vec<(Feature, Span)>,
+}
+
+/// Checks what parsed of a rule file's text. After syntax errors, what parsed is checked too, so
 /// that one report holds every mistake: its unknown names and squares off the board, but not
 /// the names of items left out, nor what depends on the file as a whole.
-pub fn check_text(text: &str) -> Verdict {
-    let parsed = crate::syntax::parse_recovering(text);
+pub fn check(parsed: &Parsed, text: &str) -> Verdict {
     if parsed.problems.is_empty() {
-        return check(&parsed.file);
+        return check_whole(&parsed.file);
     }
-    let mut problems = parsed.problems;
+    let mut problems = parsed.problems.clone();
     let lost_keywords: Vec<&str> = parsed.lost.iter().map(|(k, _)| k.as_str()).collect();
     // Without its board or a player, nothing else of a file can be judged.
     let checkable = parsed.readable
@@ -93,32 +113,55 @@ pub fn check_text(text: &str) -> Verdict {
                     .any(|name| names::is_unknown(p, name, text))
         }));
     }
-    problems.sort_by_key(|p| (p.span.start, p.span.end));
-    crate::diagnostic::limit_problems(&mut problems);
     Verdict {
-        summary: None,
         problems,
+        checked: None,
+        uses: Vec::new(),
     }
 }
 
-/// Checks a parsed rule file.
-pub fn check(file: &RuleFile) -> Verdict {
+/// Checks a rule file that parsed whole.
+fn check_whole(file: &RuleFile) -> Verdict {
     let mut checker = Checker::new(file);
     checker.declare();
-    checker.check_items();
-    let summary = checker.summary();
-    let mut problems = checker.problems;
-    problems.sort_by_key(|p| (p.span.start, p.span.end));
-    let has_errors = problems.iter().any(Problem::is_error);
-    crate::diagnostic::limit_problems(&mut problems);
+    let resolved = checker.check_items();
+    let uses = features::uses(file);
+    let mut problems = std::mem::take(&mut checker.problems);
+    let valid = !problems.iter().any(Problem::is_error);
+    let checked = match valid {
+        true => checker.resolved(resolved, &uses),
+        false => None,
+    };
+    if valid && checked.is_none() {
+        // Every name that does not resolve is reported where it is written: this is a bug.
+        problems.push(Problem::error(
+            Code::Internal,
+            "fairy could not resolve this file, yet found no mistake in it",
+            Span::new(0, 0),
+            "here",
+        ));
+    }
     Verdict {
-        summary: if has_errors { None } else { summary },
         problems,
+        checked,
+        uses,
     }
 }
 
-/// Players may number this many at most; turn order and bit sets are sized for it.
-pub const MAX_PLAYERS: usize = 8;
+/// What the items resolved to, each `None` where something in it did not resolve (and was
+/// reported).
+struct Resolved {
+    captures: checked::Captures,
+    zones: Vec<Option<checked::Zone>>,
+    zone_order: Vec<ZoneId>,
+    pieces: Vec<Option<checked::Piece>>,
+    counters: Vec<Option<checked::Counter>>,
+    phases: Option<Vec<checked::Phase>>,
+    triggers: Vec<Option<checked::Trigger>>,
+    endings: Vec<Option<checked::EndRule>>,
+    setup: Option<checked::Setup>,
+    tests: Vec<TestCase>,
+}
 
 struct Checker<'a> {
     file: &'a RuleFile,
@@ -140,6 +183,8 @@ struct Checker<'a> {
     hands_used: bool,
     /// Piece letters seen so far (in capitals), with their piece and where they were written.
     letters: std::collections::HashMap<String, (String, Span)>,
+    /// The forms the pieces take, once the pieces are checked.
+    forms: Option<Forms>,
 }
 
 impl<'a> Checker<'a> {
@@ -161,11 +206,26 @@ impl<'a> Checker<'a> {
             captures: Vec::new(),
             hands_used: false,
             letters: Default::default(),
+            forms: None,
         }
     }
 
     fn error(&mut self, problem: Problem) {
         self.problems.push(problem);
+    }
+
+    fn piece(&mut self, name: &Name) -> Option<PieceId> {
+        self.pieces.resolve(name, &mut self.problems).map(PieceId)
+    }
+
+    /// The pieces of a list, when every name resolves (each that does not is reported).
+    fn piece_list(&mut self, names: &[Name]) -> Option<Vec<PieceId>> {
+        let resolved: Vec<Option<PieceId>> = names.iter().map(|n| self.piece(n)).collect();
+        resolved.into_iter().collect()
+    }
+
+    fn player(&mut self, name: &Name) -> Option<PlayerId> {
+        self.players.resolve(name, &mut self.problems).map(PlayerId)
     }
 
     /// First pass: every declaration, so that uses may come before definitions.
@@ -317,11 +377,18 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Declares the tags of a piece's moves, its own and those it lends, so that arrows can
+    /// follow either.
     fn declare_tags(&mut self, piece: &'a Piece) {
-        for clause in &piece.clauses {
-            let PieceClause::Move(rule) = clause else {
-                continue;
-            };
+        let granted = piece.clauses.iter().flat_map(|clause| match clause {
+            PieceClause::Grant(grant) => grant.rules.as_slice(),
+            _ => &[],
+        });
+        let own = piece.clauses.iter().filter_map(|clause| match clause {
+            PieceClause::Move(rule) => Some(rule),
+            _ => None,
+        });
+        for rule in own.chain(granted) {
             for modifier in &rule.modifiers {
                 if let Modifier::Tag(tag) = &modifier.value
                     && !self.tags.contains(&tag.value)
@@ -332,19 +399,32 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn check_items(&mut self) {
-        self.check_capture_rules();
-        zones::check_zone_cycles(self);
+    fn check_items(&mut self) -> Resolved {
+        let captures = self.check_capture_rules();
+        let zone_order = zones::check_zone_cycles(self);
+        let mut resolved = Resolved {
+            captures,
+            zones: Vec::new(),
+            zone_order,
+            pieces: Vec::new(),
+            counters: Vec::new(),
+            phases: None,
+            triggers: Vec::new(),
+            endings: Vec::new(),
+            setup: None,
+            tests: Vec::new(),
+        };
+        let mut setups = Vec::new();
         let file = self.file;
         for item in &file.items {
             match item {
-                Item::Zone(zone) => self.check_zone(zone),
-                Item::Piece(piece) => self.check_piece(piece),
-                Item::Counter(counter) => self.check_counter(counter),
-                Item::Trigger(trigger) => self.check_trigger(trigger),
-                Item::End(rule) => self.check_end(rule),
-                Item::Setup(setup) => self.check_setup(setup),
-                Item::Test(test) => self.check_test(test),
+                Item::Zone(zone) => resolved.zones.push(self.check_zone(zone)),
+                Item::Piece(piece) => resolved.pieces.push(self.check_piece(piece)),
+                Item::Counter(counter) => resolved.counters.push(self.check_counter(counter)),
+                Item::Trigger(trigger) => resolved.triggers.push(self.check_trigger(trigger)),
+                Item::End(rule) => resolved.endings.push(self.check_end(rule)),
+                Item::Setup(setup) => setups.push(self.check_setup(setup)),
+                Item::Test(test) => resolved.tests.push(self.check_test(test)),
                 Item::Game(_)
                 | Item::Board(_)
                 | Item::Player(_)
@@ -353,13 +433,43 @@ impl<'a> Checker<'a> {
                 | Item::Phase(_) => {}
             }
         }
-        self.check_turn_structure();
+        resolved.phases = self.check_turn_structure();
         self.check_end_rules_together();
-        self.check_setups_together();
+        resolved.setup = self.check_setups_together(setups);
         self.check_tests_together();
         pieces::check_like_cycles(self);
         self.check_kind_count();
-        support::report_unsupported(self);
+        resolved
+    }
+
+    /// The file resolved, when everything in it resolved.
+    fn resolved(self, resolved: Resolved, uses: &[(Feature, Span)]) -> Option<Checked> {
+        let players = self
+            .player_decls
+            .iter()
+            .map(|p| checked::Player {
+                name: p.name.value.clone(),
+                forward: p.forward.as_ref().map(|f| f.value),
+            })
+            .collect();
+        Some(Checked {
+            game: self.game?.value.clone(),
+            board: self.board?,
+            players,
+            zones: resolved.zones.into_iter().collect::<Option<_>>()?,
+            zone_order: resolved.zone_order,
+            pieces: resolved.pieces.into_iter().collect::<Option<_>>()?,
+            forms: self.forms?,
+            tags: self.tags.len(),
+            captures: resolved.captures,
+            counters: resolved.counters.into_iter().collect::<Option<_>>()?,
+            phases: resolved.phases?,
+            triggers: resolved.triggers.into_iter().collect::<Option<_>>()?,
+            endings: resolved.endings.into_iter().collect::<Option<_>>()?,
+            setup: resolved.setup?,
+            tests: resolved.tests,
+            uses: uses.to_vec(),
+        })
     }
 
     /// Each piece kind, and each promoted form of one, gets a code per player in one byte and a
@@ -373,7 +483,7 @@ impl<'a> Checker<'a> {
         }
         let kinds = forms.list.len();
         let players = self.player_decls.len().max(1);
-        let most = 63.min(253 / players);
+        let most = limits::max_kinds(players);
         if kinds > most {
             let span = self
                 .piece_decls
@@ -381,13 +491,15 @@ impl<'a> Checker<'a> {
                 .map_or(Span::new(0, 0), |p| p.name.span);
             self.error(
                 Problem::error(
-                    Code::TooManyKinds, format!("{kinds} piece kinds, counting promoted forms; at most {most} with {players} players"),
+                    Code::TooManyKinds,
+                    format!("{kinds} piece kinds, counting promoted forms; at most {most} with {players} players"),
                     span,
                     "too many kinds",
                 )
                 .with_help("a promoted piece that remembers what it was counts as a kind of its own"),
             );
         }
+        self.forms = Some(forms);
     }
 
     /// Positions name each promoted form by letters; two forms written alike could not be
@@ -431,7 +543,7 @@ impl<'a> Checker<'a> {
         );
     }
 
-    fn check_capture_rules(&mut self) {
+    fn check_capture_rules(&mut self) -> checked::Captures {
         let captures = self.captures.clone();
         for (i, rule) in captures.iter().enumerate() {
             let same = captures[..i].iter().find(|earlier| {
@@ -462,11 +574,19 @@ impl<'a> Checker<'a> {
                 .with_note(none.span, "but this says nothing is ever captured"),
             );
         }
+        let mut resolved = checked::Captures::default();
         for rule in &captures {
-            if let CaptureRule::Custodian(directions) = &rule.value {
-                self.check_directions(directions, rule.span, DirectionUse::Lines);
+            match &rule.value {
+                CaptureRule::ToHand => resolved.to_hand = true,
+                CaptureRule::Compulsory => resolved.compulsory = true,
+                CaptureRule::None => resolved.none = true,
+                CaptureRule::Custodian(directions) => {
+                    let lines = self.check_directions(directions, rule.span, DirectionUse::Lines);
+                    resolved.custodian = Some(lines);
+                }
             }
         }
+        resolved
     }
 
     fn has_royal(&self) -> bool {
@@ -481,7 +601,12 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks direction words for one use; relative words need every player to face a way.
-    fn check_directions(&mut self, directions: &Directions, at: Span, usage: DirectionUse) {
+    fn check_directions(
+        &mut self,
+        directions: &Directions,
+        at: Span,
+        usage: DirectionUse,
+    ) -> DirectionSet {
         for word in directions {
             let misplaced = match word.value {
                 Direction::Away => usage != DirectionUse::Granted,
@@ -505,6 +630,7 @@ impl<'a> Checker<'a> {
             let span = directions.first().map_or(at, |d| d.span);
             self.require_forward(span, "these directions depend on which way a player faces");
         }
+        set
     }
 
     /// Every player must have a forward direction for something relative to make sense.
@@ -538,15 +664,6 @@ impl<'a> Checker<'a> {
             self.error(problem);
         }
         facing
-    }
-
-    fn summary(&self) -> Option<Summary> {
-        Some(Summary {
-            game: self.game?.value.clone(),
-            players: self.players.iter().map(str::to_string).collect(),
-            board: self.board.clone()?,
-            pieces: self.pieces.len(),
-        })
     }
 }
 

@@ -2,6 +2,7 @@
 //! declared and unknown names (with a did-you-mean) when they are used.
 
 use crate::diagnostic::{Code, Problem, Span, closest};
+use crate::limits::MAX_PROBLEMS;
 use crate::syntax::ast::Name;
 
 /// The kinds of names a rule file declares, each in a table of its own.
@@ -107,15 +108,16 @@ impl Names {
         self.entries.iter().map(|(n, _)| n.as_str())
     }
 
-    /// Checks a use of a name; returns whether it is known.
-    pub fn resolve(&self, name: &Name, problems: &mut Vec<Problem>) -> bool {
-        if self.contains(&name.value) {
-            return true;
+    /// Resolves a use of a name to its index in declaration order; an unknown name is
+    /// reported, and resolves to nothing.
+    pub fn resolve(&self, name: &Name, problems: &mut Vec<Problem>) -> Option<usize> {
+        if let Some(index) = self.index_of(&name.value) {
+            return Some(index);
         }
         // Past the problems a report shows, a suggestion is work no one will read.
-        let suggest = problems.len() < crate::diagnostic::MAX_PROBLEMS;
+        let suggest = problems.len() < MAX_PROBLEMS;
         problems.push(self.unknown(name, suggest));
-        false
+        None
     }
 
     fn unknown(&self, name: &Name, suggest: bool) -> Problem {

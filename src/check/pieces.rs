@@ -1,5 +1,6 @@
 //! Pieces: letters, move rules and their modifiers, promotion, drop limits, grants, castling.
 
+use super::checked::{self, TagId};
 use super::zones::ForPlayers;
 use super::{Checker, DirectionUse, graph};
 use crate::diagnostic::{Code, Problem};
@@ -18,10 +19,21 @@ pub(super) enum RuleContext {
 }
 
 impl Checker<'_> {
-    pub(super) fn check_piece(&mut self, piece: &Piece) {
+    pub(super) fn check_piece(&mut self, piece: &Piece) -> Option<checked::Piece> {
         self.check_letter(piece);
         let mut royal: Option<Span> = None;
         let mut castles: Vec<(String, Span)> = Vec::new();
+        let mut resolved = checked::Piece {
+            name: piece.name.value.clone(),
+            letter: piece.letter.value.clone(),
+            royal: piece.is_royal(),
+            moves: Vec::new(),
+            promotions: Vec::new(),
+            drops: checked::DropLimits::default(),
+            grants: Vec::new(),
+            castles: Vec::new(),
+        };
+        let mut complete = true;
         for clause in &piece.clauses {
             match clause {
                 PieceClause::Royal(span) => {
@@ -39,11 +51,22 @@ impl Checker<'_> {
                     royal = Some(*span);
                 }
                 PieceClause::Move(rule) => {
-                    self.check_move_rule(rule, RuleContext::Piece, Some(piece))
+                    match self.check_move_rule(rule, RuleContext::Piece, Some(piece)) {
+                        Some(rule) => resolved.moves.push(rule),
+                        None => complete = false,
+                    }
                 }
-                PieceClause::Promote(promotion) => self.check_promotion(piece, promotion),
-                PieceClause::Drop(rule) => self.check_drop_rule(piece, rule),
-                PieceClause::Grant(grant) => self.check_grant(grant),
+                PieceClause::Promote(promotion) => match self.check_promotion(piece, promotion) {
+                    Some(promotion) => resolved.promotions.push(promotion),
+                    None => complete = false,
+                },
+                PieceClause::Drop(rule) => {
+                    complete &= self.check_drop_rule(piece, rule, &mut resolved.drops)
+                }
+                PieceClause::Grant(grant) => match self.check_grant(grant) {
+                    Some(grant) => resolved.grants.push(grant),
+                    None => complete = false,
+                },
                 PieceClause::Castle(castle) => {
                     let key = castle_key(castle);
                     if let Some((_, first)) = castles.iter().find(|(k, _)| *k == key) {
@@ -59,7 +82,10 @@ impl Checker<'_> {
                         );
                     }
                     castles.push((key, castle.span));
-                    self.check_castle(piece, castle, royal.is_some())
+                    match self.check_castle(piece, castle, royal.is_some()) {
+                        Some(castle) => resolved.castles.push(castle),
+                        None => complete = false,
+                    }
                 }
             }
         }
@@ -78,6 +104,7 @@ impl Checker<'_> {
                 .with_help("give it a move rule such as `step orthogonal`"),
             );
         }
+        complete.then_some(resolved)
     }
 
     fn check_letter(&mut self, piece: &Piece) {
@@ -116,9 +143,19 @@ impl Checker<'_> {
         rule: &MoveRule,
         context: RuleContext,
         owner: Option<&Piece>,
-    ) {
+    ) -> Option<checked::MoveRule> {
         self.check_mode(rule, context);
-        self.check_atom(&rule.atom, context, owner);
+        let atom = self.check_atom(&rule.atom, context, owner);
+        let mut resolved = atom.map(|atom| checked::MoveRule {
+            mode: rule.mode.as_ref().map(|m| m.value),
+            atom,
+            from: None,
+            lame: false,
+            passable: false,
+            en_passant: false,
+            first: false,
+            tag: None,
+        });
         let mut seen: Vec<(std::mem::Discriminant<Modifier>, Span)> = Vec::new();
         for modifier in &rule.modifiers {
             let kind = std::mem::discriminant(&modifier.value);
@@ -135,8 +172,14 @@ impl Checker<'_> {
                 continue;
             }
             seen.push((kind, modifier.span));
-            self.check_modifier(rule, modifier, context);
+            let applied = self.check_modifier(rule, modifier, context);
+            match (applied, &mut resolved) {
+                (Some(applied), Some(rule)) => applied.apply_to(rule),
+                (None, _) => resolved = None,
+                (Some(_), None) => {}
+            }
         }
+        resolved
     }
 
     fn check_mode(&mut self, rule: &MoveRule, context: RuleContext) {
@@ -168,30 +211,40 @@ impl Checker<'_> {
         }
     }
 
-    fn check_atom(&mut self, atom: &Spanned<Atom>, context: RuleContext, owner: Option<&Piece>) {
+    fn check_atom(
+        &mut self,
+        atom: &Spanned<Atom>,
+        context: RuleContext,
+        owner: Option<&Piece>,
+    ) -> Option<checked::Atom> {
+        use checked::Atom as Resolved;
         let lines = if context == RuleContext::Granted {
             DirectionUse::Granted
         } else {
             DirectionUse::Lines
         };
-        match &atom.value {
-            Atom::Step(directions) | Atom::Hop(directions, _) => {
-                self.check_directions(directions, atom.span, lines)
+        let resolved = match &atom.value {
+            Atom::Step(directions) => {
+                Resolved::Step(self.check_directions(directions, atom.span, lines))
+            }
+            Atom::Hop(directions, beyond) => {
+                Resolved::Hop(self.check_directions(directions, atom.span, lines), *beyond)
             }
             Atom::Slide(directions, up_to) => {
-                self.check_directions(directions, atom.span, lines);
-                self.check_range(up_to.as_ref());
+                let set = self.check_directions(directions, atom.span, lines);
+                Resolved::Slide(set, self.check_range(up_to.as_ref()))
             }
-            Atom::Leap(vector, directions) => self.check_vector(vector, directions),
+            Atom::Leap(vector, directions) => {
+                Resolved::Leap(vector.value, self.check_vector(vector, directions))
+            }
             Atom::Ride(vector, directions, up_to) => {
-                self.check_vector(vector, directions);
-                self.check_range(up_to.as_ref());
+                let set = self.check_vector(vector, directions);
+                Resolved::Ride(vector.value, set, self.check_range(up_to.as_ref()))
             }
-            Atom::Anywhere => {}
+            Atom::Anywhere => Resolved::Anywhere,
             Atom::Like(name) => {
-                if self.pieces.resolve(name, &mut self.problems)
-                    && owner.is_some_and(|p| p.name.value == name.value)
-                {
+                let like = self.piece(name)?;
+                if owner.is_some_and(|p| p.name.value == name.value) {
                     self.error(Problem::error(
                         Code::LikeItself,
                         "a piece cannot move like itself",
@@ -199,11 +252,14 @@ impl Checker<'_> {
                         "this is the piece being defined",
                     ));
                 }
+                Resolved::Like(like)
             }
-        }
+        };
+        Some(resolved)
     }
 
-    fn check_range(&mut self, up_to: Option<&Spanned<u32>>) {
+    /// Checks an `up-to` range; gives it.
+    fn check_range(&mut self, up_to: Option<&Spanned<u32>>) -> Option<u32> {
         if let Some(limit) = up_to.filter(|l| l.value == 0) {
             self.error(Problem::error(
                 Code::RangeZero,
@@ -212,10 +268,18 @@ impl Checker<'_> {
                 "ranges count from 1",
             ));
         }
+        up_to.map(|limit| limit.value)
     }
 
-    fn check_vector(&mut self, vector: &Spanned<(i64, i64)>, directions: &Directions) {
+    /// Checks a leap's vector and the directions that select among its images; gives those
+    /// directions.
+    fn check_vector(
+        &mut self,
+        vector: &Spanned<(i64, i64)>,
+        directions: &Directions,
+    ) -> DirectionSet {
         let (a, b) = vector.value;
+        let set = DirectionSet::of(directions.iter().map(|d| d.value));
         if a == 0 && b == 0 {
             self.error(Problem::error(
                 Code::LeapZeroVector,
@@ -223,7 +287,7 @@ impl Checker<'_> {
                 vector.span,
                 "zero vector",
             ));
-            return;
+            return set;
         }
         self.check_directions(directions, vector.span, DirectionUse::Oblique);
         if let Some(board) = &self.board {
@@ -240,7 +304,6 @@ impl Checker<'_> {
                 ));
             }
         }
-        let set = DirectionSet::of(directions.iter().map(|d| d.value));
         if !set.away && !geometry::images(a, b).into_iter().any(|v| set.selects(v)) {
             let span = directions.first().map_or(vector.span, |d| d.span);
             self.error(
@@ -254,14 +317,16 @@ impl Checker<'_> {
                 ),
             );
         }
+        set
     }
 
+    /// Checks a modifier of a move rule; gives what it adds to the rule, if it resolves.
     fn check_modifier(
         &mut self,
         rule: &MoveRule,
         modifier: &Spanned<Modifier>,
         context: RuleContext,
-    ) {
+    ) -> Option<Applied> {
         if context == RuleContext::Arrow {
             self.error(Problem::error(
                 Code::ArrowWithModifier,
@@ -269,11 +334,28 @@ impl Checker<'_> {
                 modifier.span,
                 "an arrow's flight is only its geometry",
             ));
-            return;
+            return None;
         }
+        self.check_modifier_fits(rule, modifier);
+        match &modifier.value {
+            Modifier::From(zone) => self
+                .check_zone_expr(zone, ForPlayers::All)
+                .map(Applied::From),
+            Modifier::Lame => Some(Applied::Lame),
+            Modifier::Passable => Some(Applied::Passable),
+            Modifier::EnPassant => Some(Applied::EnPassant),
+            Modifier::First => Some(Applied::First),
+            Modifier::Tag(tag) => self
+                .tags
+                .resolve(tag, &mut self.problems)
+                .map(|index| Applied::Tag(TagId(index))),
+        }
+    }
+
+    /// Whether a modifier makes sense on its rule.
+    fn check_modifier_fits(&mut self, rule: &MoveRule, modifier: &Spanned<Modifier>) {
         let mode = rule.mode.as_ref().map(|m| m.value);
         match &modifier.value {
-            Modifier::From(zone) => self.check_zone_expr(zone, ForPlayers::All),
             Modifier::Lame if !has_path(&rule.atom.value) => self.error(
                 Problem::error(
                     Code::LameWithoutPath, "`lame` needs a leap longer than one square",
@@ -317,7 +399,11 @@ impl Checker<'_> {
         }
     }
 
-    fn check_promotion(&mut self, piece: &Piece, promotion: &Promotion) {
+    fn check_promotion(
+        &mut self,
+        piece: &Piece,
+        promotion: &Promotion,
+    ) -> Option<checked::Promotion> {
         if promotion.targets.is_empty() {
             self.error(Problem::error(
                 Code::PromotionToNothing,
@@ -327,6 +413,7 @@ impl Checker<'_> {
             ));
         }
         let mut seen: Vec<&Name> = Vec::new();
+        let mut targets = Some(Vec::new());
         for target in &promotion.targets {
             if let Some(first) = seen.iter().find(|n| n.value == target.value) {
                 self.error(
@@ -346,14 +433,31 @@ impl Checker<'_> {
                     "this is the promoting piece",
                 ));
             } else {
-                self.pieces.resolve(target, &mut self.problems);
+                match (self.piece(target), &mut targets) {
+                    (Some(id), Some(targets)) => targets.push(id),
+                    (None, _) => targets = None,
+                    (Some(_), None) => {}
+                }
             }
             seen.push(target);
         }
-        self.check_zone_expr(&promotion.zone, ForPlayers::All);
+        let zone = self.check_zone_expr(&promotion.zone, ForPlayers::All);
+        Some(checked::Promotion {
+            targets: targets?,
+            optional: promotion.optional,
+            via: promotion.trigger == PromotionTrigger::Via,
+            zone: zone?,
+        })
     }
 
-    fn check_drop_rule(&mut self, piece: &Piece, rule: &DropRule) {
+    /// Checks a piece's drop limits, adding them to `limits`; gives whether they resolved.
+    fn check_drop_rule(
+        &mut self,
+        piece: &Piece,
+        rule: &DropRule,
+        limits: &mut checked::DropLimits,
+    ) -> bool {
+        let mut complete = true;
         if !self.hands_used {
             self.error(
                 Problem::error(
@@ -366,9 +470,14 @@ impl Checker<'_> {
         }
         for limit in &rule.limits {
             match &limit.value {
-                DropLimit::Outside(zone) | DropLimit::Inside(zone) => {
-                    self.check_zone_expr(zone, ForPlayers::All)
-                }
+                DropLimit::Outside(zone) => match self.check_zone_expr(zone, ForPlayers::All) {
+                    Some(zone) => limits.outside.push(zone),
+                    None => complete = false,
+                },
+                DropLimit::Inside(zone) => match self.check_zone_expr(zone, ForPlayers::All) {
+                    Some(zone) => limits.inside.push(zone),
+                    None => complete = false,
+                },
                 DropLimit::NoMate if !self.has_royal() => self.error(
                     Problem::error(
                         Code::NoMateWithoutRoyal,
@@ -378,13 +487,15 @@ impl Checker<'_> {
                     )
                     .with_help("mark the king `royal`"),
                 ),
-                DropLimit::OnePerFile | DropLimit::NoMate => {}
+                DropLimit::OnePerFile => limits.one_per_file = true,
+                DropLimit::NoMate => limits.no_mate = true,
             }
         }
+        complete
     }
 
-    fn check_grant(&mut self, grant: &Grant) {
-        self.check_directions(&grant.directions, grant.span, DirectionUse::Lines);
+    fn check_grant(&mut self, grant: &Grant) -> Option<checked::Grant> {
+        let neighbours = self.check_directions(&grant.directions, grant.span, DirectionUse::Lines);
         if grant.rules.is_empty() {
             self.error(Problem::error(
                 Code::GrantOfNothing,
@@ -393,13 +504,25 @@ impl Checker<'_> {
                 "no move rules inside",
             ));
         }
-        for rule in &grant.rules {
-            self.check_move_rule(rule, RuleContext::Granted, None);
-        }
+        let rules: Vec<Option<checked::MoveRule>> = grant
+            .rules
+            .iter()
+            .map(|rule| self.check_move_rule(rule, RuleContext::Granted, None))
+            .collect();
+        Some(checked::Grant {
+            enemy: grant.side.value == Side::Enemy,
+            neighbours,
+            rules: rules.into_iter().collect::<Option<_>>()?,
+        })
     }
 
-    fn check_castle(&mut self, piece: &Piece, castle: &Castle, royal: bool) {
-        self.check_directions(&castle.directions, castle.span, DirectionUse::Lines);
+    fn check_castle(
+        &mut self,
+        piece: &Piece,
+        castle: &Castle,
+        royal: bool,
+    ) -> Option<checked::Castle> {
+        let lines = self.check_directions(&castle.directions, castle.span, DirectionUse::Lines);
         // Castling is written as the piece's own move: one square would read as a step.
         if castle.distance.value < 2 {
             self.error(
@@ -411,9 +534,8 @@ impl Checker<'_> {
                 .with_help("a castling is written as the piece's move, which one square would make a plain step"),
             );
         }
-        if self.pieces.resolve(&castle.partner, &mut self.problems)
-            && castle.partner.value == piece.name.value
-        {
+        let partner = self.piece(&castle.partner);
+        if partner.is_some() && castle.partner.value == piece.name.value {
             self.error(Problem::error(
                 Code::CastleWithItself,
                 "a piece cannot castle with its own kind",
@@ -438,6 +560,39 @@ impl Checker<'_> {
                 )
                 .with_help("mark the piece `royal`, or drop `safe`"),
             );
+        }
+        let condition = |wanted| castle.conditions.iter().any(|c| c.value == wanted);
+        Some(checked::Castle {
+            lines,
+            distance: castle.distance.value,
+            any_colour: castle.any_colour,
+            partner: partner?,
+            safe: condition(CastleCondition::Safe),
+            unmoved: condition(CastleCondition::Unmoved),
+            span: castle.span,
+        })
+    }
+}
+
+/// What a checked modifier adds to its move rule.
+enum Applied {
+    From(checked::ZoneExpr),
+    Lame,
+    Passable,
+    EnPassant,
+    First,
+    Tag(TagId),
+}
+
+impl Applied {
+    fn apply_to(self, rule: &mut checked::MoveRule) {
+        match self {
+            Applied::From(zone) => rule.from = Some(zone),
+            Applied::Lame => rule.lame = true,
+            Applied::Passable => rule.passable = true,
+            Applied::EnPassant => rule.en_passant = true,
+            Applied::First => rule.first = true,
+            Applied::Tag(tag) => rule.tag = Some(tag),
         }
     }
 }

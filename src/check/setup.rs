@@ -1,25 +1,33 @@
 //! The start position and the tests written in a rule file.
 
 use super::Checker;
+use super::checked::{self, PieceId, PlayerId, TestCase};
+use crate::diagnostic::{Code, Problem};
+use crate::limits::{MAX_IN_HAND, MAX_PERFT_DEPTH};
+use crate::syntax::ast::*;
 
 /// Past this many leaf nodes a perft takes more than a few seconds, even at tens of millions
 /// of nodes a second.
 const HEAVY_TEST_NODES: u64 = 200_000_000;
 
-/// The deepest perft a test may ask for, as on the command line.
-pub const MAX_PERFT_DEPTH: u32 = 64;
-use crate::diagnostic::{Code, Problem};
-use crate::syntax::ast::*;
+/// One `setup` item, resolved.
+pub(super) struct SetupItem {
+    player: PlayerId,
+    /// The piece of each placement, in order.
+    placements: Vec<PieceId>,
+    hand: Vec<PieceId>,
+    span: Span,
+}
 
 impl Checker<'_> {
-    pub(super) fn check_setup(&mut self, setup: &Setup) {
-        self.players.resolve(&setup.player, &mut self.problems);
+    pub(super) fn check_setup(&mut self, setup: &Setup) -> Option<SetupItem> {
+        let player = self.player(&setup.player);
         let mut counts: std::collections::HashMap<&str, usize> = Default::default();
+        let hand = self.piece_list(&setup.hand);
         for piece in &setup.hand {
-            self.pieces.resolve(piece, &mut self.problems);
             let count = counts.entry(&piece.value).or_default();
             *count += 1;
-            if *count == 256 {
+            if *count == MAX_IN_HAND + 1 {
                 self.error(Problem::error(
                     Code::HandOverflow,
                     "at most 255 pieces of a kind can be in hand",
@@ -28,13 +36,21 @@ impl Checker<'_> {
                 ));
             }
         }
-        for placement in &setup.placements {
-            self.pieces.resolve(&placement.piece, &mut self.problems);
-        }
+        let placed: Vec<Name> = setup.placements.iter().map(|p| p.piece.clone()).collect();
+        Some(SetupItem {
+            player: player?,
+            placements: self.piece_list(&placed)?,
+            hand: hand?,
+            span: setup.span,
+        })
     }
 
-    /// Across all setups: one per player, no square used twice, no player without pieces.
-    pub(super) fn check_setups_together(&mut self) {
+    /// Across all setups: one per player, no square used twice, no player without pieces. Gives
+    /// the start position they set up, when every setup resolved.
+    pub(super) fn check_setups_together(
+        &mut self,
+        items: Vec<Option<SetupItem>>,
+    ) -> Option<checked::Setup> {
         let file = self.file;
         let setups: Vec<&Setup> = file.setups().collect();
         for (index, setup) in setups.iter().enumerate() {
@@ -53,7 +69,7 @@ impl Checker<'_> {
                 );
             }
         }
-        self.check_occupancy(&setups);
+        let occupied = self.check_occupancy(&setups);
         let players = self.player_decls.clone();
         for player in players {
             let name = &player.name.value;
@@ -82,15 +98,37 @@ impl Checker<'_> {
             };
             self.error(problem);
         }
+        let items: Vec<SetupItem> = items.into_iter().collect::<Option<_>>()?;
+        let board = self.board.as_ref()?;
+        let placed = occupied
+            .into_iter()
+            .map(|(cell, setup, placement)| {
+                let item = &items[setup];
+                (board.cell(cell), item.player, item.placements[placement])
+            })
+            .collect();
+        let in_hand = items
+            .iter()
+            .flat_map(|item| item.hand.iter().map(|&piece| (item.player, piece)))
+            .collect();
+        let spans = items.iter().map(|item| (item.player, item.span)).collect();
+        Some(checked::Setup {
+            placed,
+            in_hand,
+            spans,
+        })
     }
 
-    fn check_occupancy(&mut self, setups: &[&Setup]) {
+    /// Reports squares set up twice; gives each square set up, as its cell, with the indices of
+    /// its setup and placement.
+    fn check_occupancy(&mut self, setups: &[&Setup]) -> Vec<(usize, usize, usize)> {
+        let mut occupied = Vec::new();
         let Some(board) = self.board.clone() else {
-            return;
+            return occupied;
         };
         let mut occupant: Vec<Option<(Span, &str, &str)>> = vec![None; board.exists.len()];
-        for setup in setups {
-            for placement in &setup.placements {
+        for (setup_index, setup) in setups.iter().enumerate() {
+            for (placement_index, placement) in setup.placements.iter().enumerate() {
                 for item in &placement.squares {
                     for index in board.squares_of(item, &mut self.problems) {
                         if let Some((first, player, piece)) = occupant[index] {
@@ -107,13 +145,15 @@ impl Checker<'_> {
                         }
                         occupant[index] =
                             Some((item.span, &setup.player.value, &placement.piece.value));
+                        occupied.push((index, setup_index, placement_index));
                     }
                 }
             }
         }
+        occupied
     }
 
-    pub(super) fn check_test(&mut self, test: &Test) {
+    pub(super) fn check_test(&mut self, test: &Test) -> TestCase {
         if test.expectations.is_empty() {
             self.error(Problem::warning(
                 Code::TestExpectsNothing,
@@ -168,6 +208,23 @@ impl Checker<'_> {
                 );
             }
             depths.push(depth);
+        }
+        TestCase {
+            name: test.name.value.clone(),
+            position: test.position.as_ref().map(|p| p.value.clone()),
+            moves: test.moves.as_ref().map(|m| m.value.clone()),
+            perft: test
+                .expectations
+                .iter()
+                .filter_map(|e| match e {
+                    Expectation::Perft { depth, count, .. } => Some((depth.value, count.value)),
+                    Expectation::Moves(..) => None,
+                })
+                .collect(),
+            move_list: test.expectations.iter().find_map(|e| match e {
+                Expectation::Moves(list, _) => Some(list.iter().map(|m| m.value.clone()).collect()),
+                Expectation::Perft { .. } => None,
+            }),
         }
     }
 

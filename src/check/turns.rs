@@ -1,5 +1,6 @@
 //! Turns: counters, the actions of a turn, phases and triggers.
 
+use super::checked::{self, CounterId, PlayerId, TagId};
 use super::pieces::RuleContext;
 use super::zones::ForPlayers;
 use super::{Checker, DirectionUse};
@@ -16,7 +17,7 @@ enum BodyContext {
 }
 
 impl Checker<'_> {
-    pub(super) fn check_counter(&mut self, counter: &Counter) {
+    pub(super) fn check_counter(&mut self, counter: &Counter) -> Option<checked::Counter> {
         if let Some(limit) = counter.limit.as_ref().filter(|l| l.value == 0) {
             self.error(
                 Problem::error(
@@ -36,6 +37,7 @@ impl Checker<'_> {
                 "no rules inside",
             ));
         }
+        let mut rules = Some(Vec::new());
         for (i, rule) in counter.rules.iter().enumerate() {
             if let Some(earlier) = counter.rules[..i]
                 .iter()
@@ -54,29 +56,53 @@ impl Checker<'_> {
                     ),
                 );
             }
-            match &rule.event.value {
-                CounterEvent::Move(directions) => {
-                    self.check_directions(directions, rule.event.span, DirectionUse::Lines)
-                }
-                CounterEvent::Lost(piece) => {
-                    self.pieces.resolve(piece, &mut self.problems);
-                }
-                CounterEvent::Checked if !self.has_royal() => self.error(
-                    Problem::error(
-                        Code::CheckedWithoutRoyal,
-                        "`checked` with no royal piece",
-                        rule.event.span,
-                        "nothing can be checked",
-                    )
-                    .with_help("mark the king `royal`"),
-                ),
-                CounterEvent::Checked | CounterEvent::TurnEnd => {}
+            let event = self.check_counter_event(&rule.event);
+            match (event, &mut rules) {
+                (Some(event), Some(rules)) => rules.push((event, rule.action.value)),
+                (None, _) => rules = None,
+                (Some(_), None) => {}
             }
+        }
+        Some(checked::Counter {
+            name: counter.name.value.clone(),
+            limit: counter.limit.as_ref().map(|l| l.value),
+            rules: rules?,
+        })
+    }
+
+    fn check_counter_event(
+        &mut self,
+        event: &Spanned<CounterEvent>,
+    ) -> Option<checked::CounterEvent> {
+        use checked::CounterEvent as Resolved;
+        match &event.value {
+            CounterEvent::Move(directions) => Some(Resolved::Move(self.check_directions(
+                directions,
+                event.span,
+                DirectionUse::Lines,
+            ))),
+            CounterEvent::Lost(piece) => self.piece(piece).map(Resolved::Lost),
+            CounterEvent::Checked => {
+                if !self.has_royal() {
+                    self.error(
+                        Problem::error(
+                            Code::CheckedWithoutRoyal,
+                            "`checked` with no royal piece",
+                            event.span,
+                            "nothing can be checked",
+                        )
+                        .with_help("mark the king `royal`"),
+                    );
+                }
+                Some(Resolved::Checked)
+            }
+            CounterEvent::TurnEnd => Some(Resolved::TurnEnd),
         }
     }
 
-    /// Top-level turns form one implicit phase; phases must not be mixed with them.
-    pub(super) fn check_turn_structure(&mut self) {
+    /// Top-level turns form one implicit phase, named `play`, with every player; phases must not
+    /// be mixed with them. A file that writes no turn moves a piece each turn.
+    pub(super) fn check_turn_structure(&mut self) -> Option<Vec<checked::Phase>> {
         let file = self.file;
         let turns: Vec<&Turn> = file.turns().collect();
         let phases: Vec<&Phase> = file.phases().collect();
@@ -92,11 +118,20 @@ impl Checker<'_> {
                 .with_help("move the turn into the phase where it is played"),
             );
         }
-        if !turns.is_empty() {
-            self.check_turns(&turns, None, BodyContext::Turn);
-        }
+        let implicit = match turns.is_empty() {
+            true => Some(PhaseTurns {
+                ordinary: vec![move_any_piece()],
+                periodic: Vec::new(),
+            }),
+            false => self.check_turns(&turns, None, BodyContext::Turn),
+        };
+        let mut resolved = Some(Vec::new());
         for (index, phase) in phases.iter().enumerate() {
-            self.check_phase(phase);
+            match (self.check_phase(phase), &mut resolved) {
+                (Some(phase), Some(resolved)) => resolved.push(phase),
+                (None, _) => resolved = None,
+                (Some(_), None) => {}
+            }
             if phase.end.is_none()
                 && let Some(next) = phases.get(index + 1)
             {
@@ -112,10 +147,22 @@ impl Checker<'_> {
                 );
             }
         }
+        if !phases.is_empty() {
+            return resolved;
+        }
+        let PhaseTurns { ordinary, periodic } = implicit?;
+        Some(vec![checked::Phase {
+            name: "play".to_string(),
+            movers: (0..self.player_decls.len()).map(PlayerId).collect(),
+            end: None,
+            ordinary,
+            periodic,
+        }])
     }
 
-    fn check_phase(&mut self, phase: &Phase) {
+    fn check_phase(&mut self, phase: &Phase) -> Option<checked::Phase> {
         let mut seen: Vec<&Name> = Vec::new();
+        let mut movers = Some(Vec::new());
         for mover in &phase.movers {
             if let Some(first) = seen.iter().find(|n| n.value == mover.value) {
                 self.error(
@@ -130,7 +177,11 @@ impl Checker<'_> {
                 continue;
             }
             seen.push(mover);
-            self.players.resolve(mover, &mut self.problems);
+            match (self.player(mover), &mut movers) {
+                (Some(player), Some(movers)) => movers.push(player),
+                (None, _) => movers = None,
+                (Some(_), None) => {}
+            }
         }
         if let Some(end) = &phase.end
             && end.value == PhaseEnd::UntilHandEmpty
@@ -153,11 +204,29 @@ impl Checker<'_> {
         } else {
             BodyContext::Turn
         };
-        self.check_turns(&turns, Some(phase), context);
+        let PhaseTurns { ordinary, periodic } = self.check_turns(&turns, Some(phase), context)?;
+        let mut movers = movers?;
+        // Players move in turn order, however the phase lists them; by default, all move.
+        movers.sort();
+        if movers.is_empty() {
+            movers = (0..self.player_decls.len()).map(PlayerId).collect();
+        }
+        Some(checked::Phase {
+            name: phase.name.value.clone(),
+            movers,
+            end: phase.end.as_ref().map(|e| e.value),
+            ordinary,
+            periodic,
+        })
     }
 
     /// The turns of one phase: one ordinary turn, and periodic turns with distinct periods.
-    fn check_turns(&mut self, turns: &[&Turn], phase: Option<&Phase>, context: BodyContext) {
+    fn check_turns(
+        &mut self,
+        turns: &[&Turn],
+        phase: Option<&Phase>,
+        context: BodyContext,
+    ) -> Option<PhaseTurns> {
         let ordinary: Vec<&&Turn> = turns.iter().filter(|t| t.every.is_none()).collect();
         if let [first, second, ..] = ordinary.as_slice() {
             let message = match phase {
@@ -179,12 +248,27 @@ impl Checker<'_> {
                 "periodic turns need an ordinary turn for the other turns",
             ));
         }
+        let mut ordinary_plans = None;
+        let mut periodic = Some(Vec::new());
         for (index, turn) in turns.iter().enumerate() {
             if let Some(every) = &turn.every {
                 self.check_period(every, &turns[..index]);
             }
-            self.check_body(&turn.body, context);
+            let plans = self.check_body(&turn.body, context);
+            match (turn.every.as_ref(), plans) {
+                (None, plans) => ordinary_plans = ordinary_plans.or(Some(plans)),
+                (Some(every), Some(plans)) => {
+                    if let Some(periodic) = &mut periodic {
+                        periodic.push((every.value, plans));
+                    }
+                }
+                (Some(_), None) => periodic = None,
+            }
         }
+        Some(PhaseTurns {
+            ordinary: ordinary_plans??,
+            periodic: periodic?,
+        })
     }
 
     fn check_period(&mut self, every: &Spanned<u32>, earlier: &[&Turn]) {
@@ -216,7 +300,8 @@ impl Checker<'_> {
         }
     }
 
-    fn check_body(&mut self, body: &TurnBody, context: BodyContext) {
+    fn check_body(&mut self, body: &TurnBody, context: BodyContext) -> Option<Vec<checked::Plan>> {
+        let mut plans = Some(Vec::new());
         for plan in &body.plans {
             if plan.steps.iter().all(|s| s.optional) {
                 self.error(
@@ -230,17 +315,36 @@ impl Checker<'_> {
                 );
             }
             let mut moved = false;
+            let mut steps = Some(Vec::new());
             for step in &plan.steps {
-                self.check_step(step, context, moved);
+                match (self.check_step(step, context, moved), &mut steps) {
+                    (Some(step), Some(steps)) => steps.push(step),
+                    (None, _) => steps = None,
+                    (Some(_), None) => {}
+                }
                 moved |= matches!(step.action.value, Action::Move(_));
             }
+            match (steps, &mut plans) {
+                (Some(steps), Some(plans)) => plans.push(checked::Plan { steps }),
+                (None, _) => plans = None,
+                (Some(_), None) => {}
+            }
         }
+        plans
     }
 
-    fn check_step(&mut self, step: &TurnStep, context: BodyContext, after_move: bool) {
-        if let Some(counter) = &step.condition {
-            self.counters.resolve(counter, &mut self.problems);
-        }
+    fn check_step(
+        &mut self,
+        step: &TurnStep,
+        context: BodyContext,
+        after_move: bool,
+    ) -> Option<checked::Step> {
+        let condition = match &step.condition {
+            Some(counter) => Some(CounterId(
+                self.counters.resolve(counter, &mut self.problems)?,
+            )),
+            None => None,
+        };
         let span = step.action.span;
         if context == BodyContext::Trigger
             && !matches!(step.action.value, Action::Remove(_) | Action::Unblock)
@@ -256,38 +360,57 @@ impl Checker<'_> {
                     "triggers act on the position after a move; they make no moves themselves",
                 ),
             );
-            return;
+            return None;
         }
-        match &step.action.value {
-            Action::Move(pieces) => self.resolve_pieces(pieces),
-            Action::Drop(pieces, zone) => self.check_drop_action(span, pieces, zone.as_ref()),
-            Action::Shoot(shot) => self.check_shot(span, shot, after_move),
-            Action::Remove(removal) => self.check_removal(removal),
-            Action::Pie => self.check_pie(span, context),
-            Action::Unblock | Action::Pass => {}
-        }
+        let action = match &step.action.value {
+            Action::Move(pieces) => checked::Action::Move(self.piece_list(pieces)?),
+            Action::Drop(pieces, zone) => self.check_drop_action(span, pieces, zone.as_ref())?,
+            Action::Shoot(shot) => checked::Action::Shoot(self.check_shot(span, shot, after_move)?),
+            Action::Remove(removal) => checked::Action::Remove(self.check_removal(removal)?),
+            Action::Pie => {
+                self.check_pie(span, context);
+                checked::Action::Pie
+            }
+            Action::Unblock => checked::Action::Unblock,
+            Action::Pass => checked::Action::Pass,
+        };
+        Some(checked::Step {
+            optional: step.optional,
+            condition,
+            action,
+        })
     }
 
-    fn resolve_pieces(&mut self, pieces: &[Name]) {
-        for piece in pieces {
-            self.pieces.resolve(piece, &mut self.problems);
-        }
-    }
-
-    fn check_drop_action(&mut self, span: Span, pieces: &[Name], zone: Option<&ZoneExpr>) {
-        self.resolve_pieces(pieces);
-        if let Some(zone) = zone {
-            self.check_zone_expr(zone, ForPlayers::All);
-        }
+    fn check_drop_action(
+        &mut self,
+        span: Span,
+        pieces: &[Name],
+        zone: Option<&ZoneExpr>,
+    ) -> Option<checked::Action> {
+        let pieces = self.piece_list(pieces);
+        let zone = zone.map(|zone| self.check_zone_expr(zone, ForPlayers::All));
         if !self.hands_used {
             self.error(
                 Problem::error(Code::DropWithoutHand, "nothing can ever be dropped", span, "no piece is ever in hand")
                     .with_help("captures go to hand with `capture to-hand`, or a setup can give a `hand { ... }`"),
             );
         }
+        let zone = match zone {
+            Some(zone) => Some(match zone? {
+                checked::ZoneExpr::NextTo(piece) => checked::DropZone::NextTo(piece),
+                zone => checked::DropZone::Zone(zone),
+            }),
+            None => None,
+        };
+        Some(checked::Action::Drop(pieces?, zone))
     }
 
-    fn check_shot(&mut self, span: Span, shot: &Shot, after_move: bool) {
+    fn check_shot(
+        &mut self,
+        span: Span,
+        shot: &Shot,
+        after_move: bool,
+    ) -> Option<Vec<checked::ArrowCase>> {
         if !after_move {
             self.error(
                 Problem::error(
@@ -302,8 +425,12 @@ impl Checker<'_> {
             );
         }
         match shot {
-            Shot::Always(rules) => self.check_arrow_rules(rules),
+            Shot::Always(rules) => Some(vec![checked::ArrowCase {
+                tag: None,
+                rules: self.check_arrow_rules(rules)?,
+            }]),
             Shot::ByTag(cases) => {
+                let mut resolved = Some(Vec::new());
                 for (index, case) in cases.iter().enumerate() {
                     if let Some(first) = cases[..index]
                         .iter()
@@ -319,14 +446,24 @@ impl Checker<'_> {
                             .with_note(first.tag.span, "first here"),
                         );
                     }
-                    self.tags.resolve(&case.tag, &mut self.problems);
-                    self.check_arrow_rules(&case.rules);
+                    let tag = self.tags.resolve(&case.tag, &mut self.problems);
+                    let rules = self.check_arrow_rules(&case.rules);
+                    match (tag.zip(rules), &mut resolved) {
+                        (Some((tag, rules)), Some(resolved)) => resolved.push(checked::ArrowCase {
+                            tag: Some(TagId(tag)),
+                            rules,
+                        }),
+                        (None, _) => resolved = None,
+                        (Some(_), None) => {}
+                    }
                 }
+                resolved
             }
         }
     }
 
-    fn check_arrow_rules(&mut self, rules: &[MoveRule]) {
+    fn check_arrow_rules(&mut self, rules: &[MoveRule]) -> Option<Vec<checked::MoveRule>> {
+        let mut resolved = Some(Vec::new());
         for rule in rules {
             if matches!(
                 rule.atom.value,
@@ -341,17 +478,33 @@ impl Checker<'_> {
                     )
                     .with_help("write the arrow's lines out, such as `slide all`"),
                 );
+                resolved = None;
                 continue;
             }
-            self.check_move_rule(rule, RuleContext::Arrow, None);
+            match (
+                self.check_move_rule(rule, RuleContext::Arrow, None),
+                &mut resolved,
+            ) {
+                (Some(rule), Some(resolved)) => resolved.push(rule),
+                (None, _) => resolved = None,
+                (Some(_), None) => {}
+            }
         }
+        resolved
     }
 
-    fn check_removal(&mut self, removal: &Removal) {
-        for group in &removal.groups {
-            self.resolve_pieces(group);
-        }
-        self.resolve_pieces(&removal.except);
+    fn check_removal(&mut self, removal: &Removal) -> Option<checked::Removal> {
+        let groups: Vec<Option<Vec<_>>> = removal
+            .groups
+            .iter()
+            .map(|group| self.piece_list(group))
+            .collect();
+        let except = self.piece_list(&removal.except);
+        Some(checked::Removal {
+            enemy: removal.side.value == Side::Enemy,
+            groups: groups.into_iter().collect::<Option<_>>()?,
+            except: except?,
+        })
     }
 
     fn check_pie(&mut self, span: Span, context: BodyContext) {
@@ -378,9 +531,31 @@ impl Checker<'_> {
         }
     }
 
-    pub(super) fn check_trigger(&mut self, trigger: &Trigger) {
-        self.check_zone_expr(&trigger.zone, ForPlayers::All);
-        self.resolve_pieces(&trigger.pieces);
-        self.check_body(&trigger.body, BodyContext::Trigger);
+    pub(super) fn check_trigger(&mut self, trigger: &Trigger) -> Option<checked::Trigger> {
+        let zone = self.check_zone_expr(&trigger.zone, ForPlayers::All);
+        let pieces = self.piece_list(&trigger.pieces);
+        let plans = self.check_body(&trigger.body, BodyContext::Trigger);
+        Some(checked::Trigger {
+            zone: zone?,
+            pieces: pieces?,
+            plans: plans?,
+        })
+    }
+}
+
+/// The turns of a phase, resolved.
+struct PhaseTurns {
+    ordinary: Vec<checked::Plan>,
+    periodic: Vec<(u32, Vec<checked::Plan>)>,
+}
+
+/// The turn of a file that writes none: a move of any piece.
+fn move_any_piece() -> checked::Plan {
+    checked::Plan {
+        steps: vec![checked::Step {
+            optional: false,
+            condition: None,
+            action: checked::Action::Move(Vec::new()),
+        }],
     }
 }

@@ -1,5 +1,6 @@
 //! Zones: named and inline square sets, checked against the board and the players.
 
+use super::checked::{self, ZoneCases, ZoneId};
 use super::{Checker, graph};
 use crate::diagnostic::{Code, Problem};
 use crate::syntax::ast::*;
@@ -14,14 +15,22 @@ pub(super) enum ForPlayers {
 }
 
 impl Checker<'_> {
-    pub(super) fn check_zone(&mut self, zone: &Zone) {
-        match &zone.definition {
-            ZoneDefinition::Shared(expr) => self.check_zone_expr(expr, ForPlayers::All),
-            ZoneDefinition::PerPlayer(cases) => self.check_zone_cases(zone, cases),
-        }
+    pub(super) fn check_zone(&mut self, zone: &Zone) -> Option<checked::Zone> {
+        let cases = match &zone.definition {
+            ZoneDefinition::Shared(expr) => {
+                ZoneCases::Shared(self.check_zone_expr(expr, ForPlayers::All)?)
+            }
+            ZoneDefinition::PerPlayer(cases) => self.check_zone_cases(zone, cases)?,
+        };
+        Some(checked::Zone {
+            name: zone.name.value.clone(),
+            cases,
+        })
     }
 
-    fn check_zone_cases(&mut self, zone: &Zone, cases: &[(Name, ZoneExpr)]) {
+    /// A zone with a case per player: the cases come out in turn order.
+    fn check_zone_cases(&mut self, zone: &Zone, cases: &[(Name, ZoneExpr)]) -> Option<ZoneCases> {
+        let mut by_player: Vec<Option<checked::ZoneExpr>> = vec![None; self.player_decls.len()];
         let mut seen: Vec<(&str, Span)> = Vec::new();
         for (player, expr) in cases {
             if let Some((_, first)) = seen.iter().find(|(name, _)| *name == player.value) {
@@ -40,9 +49,8 @@ impl Checker<'_> {
                 continue;
             }
             seen.push((&player.value, player.span));
-            if self.players.resolve(player, &mut self.problems) {
-                let index = self.players.index_of(&player.value).expect("resolved");
-                self.check_zone_expr(expr, ForPlayers::One(index));
+            if let Some(index) = self.players.resolve(player, &mut self.problems) {
+                by_player[index] = self.check_zone_expr(expr, ForPlayers::One(index));
             }
         }
         let missing: Vec<String> = self
@@ -62,33 +70,64 @@ impl Checker<'_> {
                 .with_help(format!("add `{player}: ...` to the zone")),
             );
         }
+        let resolved: Option<Vec<checked::ZoneExpr>> = by_player.into_iter().collect();
+        resolved.map(ZoneCases::PerPlayer)
     }
 
-    pub(super) fn check_zone_expr(&mut self, expr: &ZoneExpr, for_players: ForPlayers) {
+    /// Checks a zone expression, for `for_players`; resolves it when every part resolves.
+    pub(super) fn check_zone_expr(
+        &mut self,
+        expr: &ZoneExpr,
+        for_players: ForPlayers,
+    ) -> Option<checked::ZoneExpr> {
+        use checked::ZoneExpr as Resolved;
         match &expr.value {
-            ZoneKind::Or(parts) | ZoneKind::And(parts) => {
-                for part in parts {
-                    self.check_zone_expr(part, for_players);
-                }
+            ZoneKind::Or(parts) => self.check_zone_parts(parts, for_players).map(Resolved::Or),
+            ZoneKind::And(parts) => self.check_zone_parts(parts, for_players).map(Resolved::And),
+            ZoneKind::Not(inner) => {
+                let inner = self.check_zone_expr(inner, for_players)?;
+                Some(Resolved::Not(Box::new(inner)))
             }
-            ZoneKind::Not(inner) => self.check_zone_expr(inner, for_players),
-            ZoneKind::Ranks(low, high) => self.check_ranks(expr.span, low, high, for_players),
-            ZoneKind::Files(low, high) => self.check_files(expr.span, *low, *high),
+            ZoneKind::Ranks(low, high) => {
+                self.check_ranks(expr.span, low, high, for_players);
+                Some(Resolved::Ranks(low.value, high.value))
+            }
+            ZoneKind::Files(low, high) => {
+                self.check_files(expr.span, *low, *high);
+                Some(Resolved::Files(*low, *high))
+            }
             ZoneKind::Squares(items) => {
-                if let Some(board) = self.board.clone() {
-                    for item in items {
-                        board.squares_of(item, &mut self.problems);
-                    }
-                }
+                let board = self.board.clone()?;
+                let cells = items
+                    .iter()
+                    .flat_map(|item| board.squares_of(item, &mut self.problems))
+                    .map(|index| board.cell(index))
+                    .collect();
+                Some(Resolved::Squares(cells))
             }
-            ZoneKind::NextTo(piece) => {
-                self.pieces.resolve(piece, &mut self.problems);
+            ZoneKind::NextTo(piece) => self.piece(piece).map(Resolved::NextTo),
+            ZoneKind::HalfPlane(lhs, comparison, rhs) => {
+                Some(Resolved::HalfPlane(*lhs, *comparison, *rhs))
             }
-            ZoneKind::HalfPlane(..) | ZoneKind::Any => {}
-            ZoneKind::Ref(name) => {
-                self.zones.resolve(name, &mut self.problems);
-            }
+            ZoneKind::Any => Some(Resolved::Any),
+            ZoneKind::Ref(name) => self
+                .zones
+                .resolve(name, &mut self.problems)
+                .map(|index| Resolved::Named(ZoneId(index))),
         }
+    }
+
+    /// Checks every part, and resolves them when all resolve.
+    fn check_zone_parts(
+        &mut self,
+        parts: &[ZoneExpr],
+        for_players: ForPlayers,
+    ) -> Option<Vec<checked::ZoneExpr>> {
+        let resolved: Vec<Option<checked::ZoneExpr>> = parts
+            .iter()
+            .map(|part| self.check_zone_expr(part, for_players))
+            .collect();
+        resolved.into_iter().collect()
     }
 
     fn check_ranks(
@@ -196,8 +235,9 @@ impl Checker<'_> {
     }
 }
 
-/// Reports zones defined in terms of themselves, once per cycle.
-pub(super) fn check_zone_cycles(checker: &mut Checker<'_>) {
+/// Reports zones defined in terms of themselves, once per cycle; gives the zones in an order
+/// where each comes after the zones it uses (a cycle, reported, is broken anywhere).
+pub(super) fn check_zone_cycles(checker: &mut Checker<'_>) -> Vec<ZoneId> {
     let decls = checker.zone_decls.clone();
     let refs = zone_edges(&decls);
     for cycle in graph::cycles(&refs) {
@@ -212,4 +252,8 @@ pub(super) fn check_zone_cycles(checker: &mut Checker<'_>) {
             .with_help("a zone may use other zones, but not in a circle"),
         );
     }
+    graph::dependency_order(&refs)
+        .into_iter()
+        .map(ZoneId)
+        .collect()
 }

@@ -1,12 +1,14 @@
 //! The command line, as the README documents it. Exit codes: 0 success, 1 an invalid rule file, position or
 //! move, 2 bad usage.
 
-use crate::check::{self, Verdict};
-use crate::compile::{self, Failure, Ruleset};
+use crate::check::checked::TestCase;
+use crate::compile::Ruleset;
 use crate::diagnostic::{Code, FileReport, Problem};
 use crate::engine::Position;
 use crate::engine::perft::Perft;
+use crate::limits::MAX_PERFT_DEPTH;
 use crate::notation::{NotationError, fen, moves};
+use crate::pipeline::{self, Loaded};
 use crate::source::{self, LoadError};
 use clap::{Args, Parser, Subcommand};
 use miette::NamedSource;
@@ -45,7 +47,7 @@ enum Command {
         #[command(flatten)]
         position: PositionArgs,
         /// Plies to count; one ply is one whole turn.
-        #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(0..=check::MAX_PERFT_DEPTH as i64))]
+        #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH as i64))]
         depth: u32,
         /// First print each legal move with the count below it.
         #[arg(long)]
@@ -177,7 +179,9 @@ fn check_files(paths: &[String], as_json: bool) -> Result<(), Reported> {
 fn check_to_json(path: &str) -> serde_json::Value {
     match source::load(path) {
         Ok(source) => {
-            let Verdict { summary, problems } = verdict(&source.text);
+            let Loaded {
+                summary, problems, ..
+            } = pipeline::load(&source.text);
             let summary = summary.map(|s| s.to_string());
             json::check_verdict(&source.name, &source.text, summary, &problems)
         }
@@ -194,7 +198,9 @@ fn check_file(path: &str) -> bool {
     let Ok(source) = read_source(path) else {
         return false;
     };
-    let Verdict { summary, problems } = verdict(&source.text);
+    let Loaded {
+        summary, problems, ..
+    } = pipeline::load(&source.text);
     report_problems(&source, problems);
     match summary {
         Some(summary) => {
@@ -203,36 +209,6 @@ fn check_file(path: &str) -> bool {
         }
         None => false,
     }
-}
-
-/// The checker's verdict on a rule file, and whether its start position could ever be played.
-fn verdict(text: &str) -> Verdict {
-    let mut verdict = check::check_text(text);
-    let Some(Ok(rules)) = verdict
-        .summary
-        .as_ref()
-        .map(|_| compile::compile_text(text))
-    else {
-        return verdict;
-    };
-    if let Some(problem) = impossible_start(&rules) {
-        let at = text.find("setup").unwrap_or(0);
-        let span = crate::syntax::ast::Span::new(at, (at + "setup".len()).min(text.len()));
-        let problem = Problem::error(
-            Code::ImpossibleStart,
-            format!("the start position is impossible: {problem}"),
-            span,
-            "set up here",
-        );
-        verdict.problems.push(problem);
-        verdict.summary = None;
-    }
-    verdict
-}
-
-/// What makes the setup's start position one no game can reach, if anything.
-fn impossible_start(rules: &Ruleset) -> Option<String> {
-    fen::royal_left_attacked(&Position::start(rules))
 }
 
 fn read_source(path: &str) -> Result<source::Source, Reported> {
@@ -260,26 +236,29 @@ fn report_problems(source: &source::Source, problems: Vec<Problem>) {
     complain!("{}", render(&report).trim_end_matches('\n'));
 }
 
-/// Loads and compiles a rule file, reporting why not when it cannot be played.
-pub(crate) fn load_rules(path: &str) -> Result<Ruleset, Reported> {
+/// Loads a rule file that can be played, with its tests; otherwise reports why not.
+pub(crate) fn load_rules(path: &str) -> Result<(Ruleset, Vec<TestCase>), Reported> {
     let source = read_source(path)?;
-    match compile::compile_text(&source.text) {
-        Ok(rules) => match impossible_start(&rules) {
-            Some(problem) => {
-                complain!("error: {path}: the start position is impossible: {problem}");
-                Err(Reported)
-            }
-            None => Ok(rules),
-        },
-        Err(Failure::Invalid(problems)) => {
-            report_problems(&source, problems);
-            Err(Reported)
-        }
-        Err(Failure::Unsupported(missing)) => {
-            complain!("error: {path}: fairy cannot play this game: {missing}");
-            Err(Reported)
-        }
+    let Loaded {
+        problems,
+        summary,
+        rules,
+        tests,
+    } = pipeline::load(&source.text);
+    if let Some(rules) = rules {
+        return Ok((rules, tests));
     }
+    let unsupported = problems.iter().find(|p| p.code == Code::NotRunYet);
+    match (summary, unsupported) {
+        (Some(_), Some(problem)) => {
+            complain!(
+                "error: {path}: fairy cannot play this game: {}",
+                problem.message
+            );
+        }
+        _ => report_problems(&source, problems),
+    }
+    Err(Reported)
 }
 
 /// Sets up the position the arguments describe and runs `action` on it.
@@ -287,7 +266,7 @@ fn with_position(
     args: &PositionArgs,
     action: impl FnOnce(&mut Position<'_>) -> Result<(), Reported>,
 ) -> Result<(), Reported> {
-    let rules = load_rules(&args.file)?;
+    let (rules, _) = load_rules(&args.file)?;
     let mut position = start_position(&rules, args.fen.as_deref())?;
     if let Some(list) = &args.moves {
         let list = moves_text(list)?;
@@ -395,14 +374,14 @@ fn run_tests(paths: &[String], max_nodes: u64) -> Result<(), Reported> {
     let mut failures = 0;
     let mut unplayable = 0;
     for path in paths {
-        let Ok(rules) = load_rules(path) else {
+        let Ok((rules, tests)) = load_rules(path) else {
             unplayable += 1;
             continue;
         };
-        if rules.tests.is_empty() {
+        if tests.is_empty() {
             emit(&format!("{path}: no test blocks\n"));
         }
-        for case in &rules.tests {
+        for case in &tests {
             failures += crate::testing::run_case(&rules, case, max_nodes, |line| {
                 emit(&format!("{path}: {line}\n"))
             });

@@ -59,7 +59,7 @@ Type a turn as `fairy moves` writes it (e2e4, e7e8q, P@e4, d1d5,d5h5), or:
 ";
 
 pub fn play(args: &PlayArgs) -> Result<(), Reported> {
-    let rules = load_rules(&args.file)?;
+    let (rules, _) = load_rules(&args.file)?;
     let mut position = start_position(&rules, args.fen.as_deref())?;
     let start = fen::write(&mut position);
     let mut game = Game {

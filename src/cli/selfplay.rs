@@ -133,7 +133,7 @@ struct FirstMover {
 }
 
 pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
-    let rules = load_rules(&args.file)?;
+    let (rules, _) = load_rules(&args.file)?;
     let seats = seats_of(&rules, Seat::Computer(None), &args.seats)?;
     if let Some(seat) = seats.iter().position(|&s| s == Seat::Human) {
         complain!(

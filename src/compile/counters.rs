@@ -2,8 +2,8 @@
 //! event happened to that player; with a limit, a turn that takes the mover's count above it
 //! is illegal.
 
+use crate::check::checked::{self, CounterAction, PieceId};
 use crate::geometry::DirectionSet;
-use crate::syntax::ast::{self, RuleFile};
 
 #[derive(Clone, Debug)]
 pub struct Counter {
@@ -41,29 +41,28 @@ impl Action {
     }
 }
 
-/// The file's counters, in file order; `kinds` gives the kinds a piece name stands for.
-pub fn counters(file: &RuleFile, kinds: impl Fn(&str) -> u64) -> Vec<Counter> {
+/// The file's counters, in file order; `kinds` gives the kinds of a piece.
+pub fn counters(checked: &[checked::Counter], kinds: impl Fn(PieceId) -> u64) -> Vec<Counter> {
     let small = |n: u32| n.min(u32::from(u16::MAX)) as u16;
-    file.counters()
+    checked
+        .iter()
         .map(|counter| Counter {
-            name: counter.name.value.clone(),
-            limit: counter.limit.as_ref().map(|l| small(l.value)),
+            name: counter.name.clone(),
+            limit: counter.limit.map(small),
             rules: counter
                 .rules
                 .iter()
-                .map(|rule| {
-                    let event = match &rule.event.value {
-                        ast::CounterEvent::Move(directions) => {
-                            Event::Move(DirectionSet::of(directions.iter().map(|d| d.value)))
-                        }
-                        ast::CounterEvent::Lost(piece) => Event::Lost(kinds(&piece.value)),
-                        ast::CounterEvent::Checked => Event::Checked,
-                        ast::CounterEvent::TurnEnd => Event::TurnEnd,
+                .map(|&(event, action)| {
+                    let event = match event {
+                        checked::CounterEvent::Move(directions) => Event::Move(directions),
+                        checked::CounterEvent::Lost(piece) => Event::Lost(kinds(piece)),
+                        checked::CounterEvent::Checked => Event::Checked,
+                        checked::CounterEvent::TurnEnd => Event::TurnEnd,
                     };
-                    let action = match rule.action.value {
-                        ast::CounterAction::Add(n) => Action::Add(small(n)),
-                        ast::CounterAction::Set(n) => Action::Set(small(n)),
-                        ast::CounterAction::Reset => Action::Reset,
+                    let action = match action {
+                        CounterAction::Add(n) => Action::Add(small(n)),
+                        CounterAction::Set(n) => Action::Set(small(n)),
+                        CounterAction::Reset => Action::Reset,
                     };
                     (event, action)
                 })

@@ -5,14 +5,16 @@ pub mod counters;
 pub mod geometry;
 mod pieces;
 mod setup;
+pub mod support;
 pub mod turns;
 pub mod zobrist;
-pub mod zones;
+mod zones;
 
 pub use geometry::{Geometry, NO_SQUARE, Sq};
+pub use support::Unsupported;
 
-use crate::check::{self, support::Feature};
-use crate::syntax::ast::{self, Compass, RuleFile};
+use crate::check::checked::{self, Checked};
+use crate::geometry::Compass;
 
 /// A piece on a square: [`EMPTY`], [`BLOCKED`], or `1 + kind * players + player`.
 pub type Code = u8;
@@ -223,7 +225,7 @@ impl EndCondition {
     }
 }
 
-pub use ast::Outcome;
+pub use checked::Outcome;
 
 /// Attacks of one player, grouped so that "is this square attacked?" walks each line once.
 #[derive(Clone, Debug, Default)]
@@ -236,16 +238,6 @@ pub struct Attacks {
     pub hops: Vec<(u16, u64, Hop)>,
     /// Kinds that capture anywhere on the board.
     pub anywhere: u64,
-}
-
-/// A test block, ready to run.
-#[derive(Clone, Debug)]
-pub struct TestCase {
-    pub name: String,
-    pub position: Option<String>,
-    pub moves: Option<String>,
-    pub perft: Vec<(u32, u64)>,
-    pub move_list: Option<Vec<String>>,
 }
 
 /// Everything the engine needs to play one variant.
@@ -304,7 +296,6 @@ pub struct Ruleset {
     pub start_board: Vec<Code>,
     pub start_hands: Vec<u8>,
     pub start_castling: u32,
-    pub tests: Vec<TestCase>,
     pub zobrist: zobrist::Zobrist,
     /// `attacker_bits[player * 256 + code]`: the kind bit of `code` when `player` owns it.
     pub attacker_bits: Vec<u64>,
@@ -377,77 +368,30 @@ impl Ruleset {
     }
 }
 
-/// Why a valid rule file cannot be compiled: it uses rules the engine does not run yet.
-#[derive(Debug)]
-pub struct Unsupported(pub Vec<Feature>);
-
-impl std::fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let names: Vec<_> = self.0.iter().map(|f| f.describe()).collect();
-        write!(
-            f,
-            "the engine does not run these rules yet: {}",
-            names.join(", ")
-        )
-    }
-}
-
-/// Why a rule file's text could not become a ruleset.
-#[derive(Debug)]
-pub enum Failure {
-    /// The file has errors (and perhaps warnings), as the checker reports them.
-    Invalid(Vec<crate::diagnostic::Problem>),
-    Unsupported(Unsupported),
-}
-
-/// Parses, checks and compiles a rule file's text.
-pub fn compile_text(text: &str) -> Result<Ruleset, Failure> {
-    let file = crate::syntax::parse(text).map_err(|mut problems| {
-        crate::diagnostic::limit_problems(&mut problems);
-        Failure::Invalid(problems)
-    })?;
-    let verdict = check::check(&file);
-    let Some(summary) = verdict.summary else {
-        return Err(Failure::Invalid(verdict.problems));
-    };
-    compile(&file, &summary.board).map_err(Failure::Unsupported)
-}
-
-/// Compiles a rule file that the checker found valid.
-pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Unsupported> {
-    let missing = check::support::unsupported(file);
+/// Compiles a resolved rule file; refuses one that uses concepts the engine does not run.
+pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
+    let missing = support::unsupported(&checked.uses);
     if !missing.is_empty() {
         return Err(Unsupported(missing));
     }
-    let mut geometry = Geometry::new(board);
-    let players: Vec<&ast::Player> = file.players().collect();
-    let forward: Vec<Option<Compass>> = players
-        .iter()
-        .map(|p| p.forward.as_ref().map(|f| f.value))
-        .collect();
+    let mut geometry = Geometry::new(&checked.board);
+    let players = &checked.players;
+    let forward: Vec<Option<Compass>> = players.iter().map(|p| p.forward).collect();
     let board_only = geometry.clone();
-    let evaluator = zones::Zones::new(file, &board_only, &forward);
-    let mut compiler = pieces::PieceCompiler::new(file, &mut geometry, &forward, &evaluator);
+    let evaluator = zones::Zones::new(checked, &board_only, &forward);
+    let mut compiler = pieces::PieceCompiler::new(checked, &mut geometry, &forward, &evaluator);
     let compiled = compiler.compile();
-    let player_names: Vec<String> = players.iter().map(|p| p.name.value.clone()).collect();
+    let player_names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
     let mut turn_compiler = turns::TurnCompiler {
         pieces: &mut compiler,
         kinds: &compiled.kinds,
-        players: &player_names,
-        file,
+        checked,
     };
     let phases = turn_compiler.phases();
     let triggers = turn_compiler.triggers();
     let zones = compiler.zones;
     let mut ruleset = Ruleset {
-        name: file
-            .items
-            .iter()
-            .find_map(|i| match i {
-                ast::Item::Game(name) => Some(name.value.clone()),
-                _ => None,
-            })
-            .unwrap_or_default(),
+        name: checked.game.clone(),
         geometry,
         player_names,
         forward,
@@ -477,17 +421,14 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         legality: Legality::Free,
         early_ends: Vec::new(),
         eliminates: false,
-        capture_to_hand: file.captures().any(|c| c.value == ast::CaptureRule::ToHand),
+        capture_to_hand: checked.captures.to_hand,
         custodian: Vec::new(),
         neighbours: Vec::new(),
-        compulsory_capture: file
-            .captures()
-            .any(|c| c.value == ast::CaptureRule::Compulsory),
+        compulsory_capture: checked.captures.compulsory,
         end: Vec::new(),
         start_board: Vec::new(),
         start_hands: Vec::new(),
         start_castling: 0,
-        tests: tests(file),
         zobrist: Default::default(),
         attacker_bits: Vec::new(),
         owners: (0..256usize)
@@ -510,13 +451,15 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         .iter()
         .any(|p| p.end != turns::PhaseEnd::Never || p.cycle > 1);
     ruleset.phases = phases;
-    ruleset.custodian = custodian_lines(file, &mut ruleset);
+    ruleset.custodian = custodian_lines(checked, &mut ruleset);
     ruleset.neighbours = crate::geometry::images(0, 1)
         .into_iter()
         .chain(crate::geometry::images(1, 1))
         .map(|(x, y)| ruleset.geometry.vector((x as i32, y as i32)))
         .collect();
-    ruleset.counters = counters::counters(file, |name| turns::kinds_named(&ruleset.kinds, [name]));
+    ruleset.counters = counters::counters(&checked.counters, |piece| {
+        pieces::kinds_of(&checked.forms, &[piece])
+    });
     ruleset.counter_limits = ruleset.counters.iter().any(|c| c.limit.is_some());
     ruleset.simple_limits = ruleset
         .counters
@@ -534,7 +477,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
             matches!((drop, moves), (Some(d), Some(m)) if d < m)
         })
     });
-    ruleset.end = end_rules(file, &ruleset);
+    ruleset.end = end_rules(checked);
     ruleset.eliminates = ruleset.players() > 2;
     // With more than two players, `lose` rules are applied at the start of each turn, taking
     // players out; only the other rules can end the game early.
@@ -549,7 +492,7 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
         EndCondition::Quiet(_, kinds) => m | kinds,
         _ => m,
     });
-    setup::place(file, &mut ruleset, &compiled.castle_rules)?;
+    setup::place(checked, &mut ruleset, &compiled.castle_rules)?;
     ruleset.attacker_bits = attacker_bits(&ruleset);
     ruleset.first_moves = ruleset.programs.iter().flatten().any(|g| g.first)
         || ruleset.free_castles.iter().any(|c| c.unmoved);
@@ -568,17 +511,15 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
             .any(|&t| ruleset.kinds[t as usize].royal != k.royal)
     });
     // Without a quiet-plies rule the clock counts plies since the last capture, as FEN does.
-    let quiet_rules: Vec<_> = file
-        .end_rules()
-        .filter_map(|r| match &r.condition.value {
-            ast::EndCondition::Quiet(_, breakers) => Some(breakers),
+    let quiet_rules: Vec<bool> = checked
+        .endings
+        .iter()
+        .filter_map(|r| match r.condition {
+            checked::EndCondition::Quiet { captures, .. } => Some(captures),
             _ => None,
         })
         .collect();
-    ruleset.captures_break_quiet = quiet_rules.is_empty()
-        || quiet_rules
-            .iter()
-            .any(|b| b.iter().any(|b| b.value == ast::QuietBreaker::Capture));
+    ruleset.captures_break_quiet = quiet_rules.is_empty() || quiet_rules.contains(&true);
     ruleset.plain_attacks = ruleset.attacks.iter().all(|a| {
         a.hops.is_empty() && a.anywhere == 0 && a.leaps.iter().all(|(_, _, path)| path.is_empty())
     });
@@ -597,14 +538,10 @@ pub fn compile(file: &RuleFile, board: &check::BoardShape) -> Result<Ruleset, Un
 }
 
 /// The lines of `capture custodian`, as vectors per player; none without the rule.
-fn custodian_lines(file: &RuleFile, ruleset: &mut Ruleset) -> Vec<Vec<u16>> {
-    let Some(directions) = file.captures().find_map(|c| match &c.value {
-        ast::CaptureRule::Custodian(directions) => Some(directions),
-        _ => None,
-    }) else {
+fn custodian_lines(checked: &Checked, ruleset: &mut Ruleset) -> Vec<Vec<u16>> {
+    let Some(set) = checked.captures.custodian else {
         return Vec::new();
     };
-    let set = crate::geometry::DirectionSet::of(directions.iter().map(|d| d.value));
     let lines: Vec<(i64, i64)> = crate::geometry::images(0, 1)
         .into_iter()
         .chain(crate::geometry::images(1, 1))
@@ -691,65 +628,28 @@ fn overlapping(gens: &[Gen], geometry: &geometry::Geometry) -> bool {
     (0..gens.len()).any(|a| (a + 1..gens.len()).any(|b| meet(a, b)))
 }
 
-fn end_rules(file: &RuleFile, ruleset: &Ruleset) -> Vec<(Outcome, EndCondition)> {
-    file.end_rules()
+fn end_rules(checked: &Checked) -> Vec<(Outcome, EndCondition)> {
+    let kinds = |pieces: &[checked::PieceId]| pieces::kinds_of(&checked.forms, pieces);
+    checked
+        .endings
+        .iter()
         .map(|rule| {
-            let condition = match &rule.condition.value {
-                ast::EndCondition::Checkmated => EndCondition::Checkmated,
-                ast::EndCondition::Stalemated => EndCondition::Stalemated,
-                ast::EndCondition::RoyalCaptured => EndCondition::RoyalCaptured,
-                ast::EndCondition::Exposed => EndCondition::Exposed,
-                ast::EndCondition::NoMoves => EndCondition::NoMoves,
-                ast::EndCondition::Extinct => EndCondition::Extinct,
-                ast::EndCondition::Repeated(n) => EndCondition::Repeated(n.value),
-                ast::EndCondition::Quiet(plies, breakers) => {
-                    let mask = breakers
-                        .iter()
-                        .filter_map(|b| match &b.value {
-                            ast::QuietBreaker::PieceMove(name) => Some(name.value.as_str()),
-                            ast::QuietBreaker::Capture => None,
-                        })
-                        .flat_map(|name| {
-                            ruleset
-                                .kinds
-                                .iter()
-                                .enumerate()
-                                .filter(move |(_, k)| k.name == name)
-                        })
-                        .fold(0u64, |m, (i, _)| m | 1 << i);
-                    EndCondition::Quiet(plies.value, mask)
+            let condition = match &rule.condition {
+                checked::EndCondition::Checkmated => EndCondition::Checkmated,
+                checked::EndCondition::Stalemated => EndCondition::Stalemated,
+                checked::EndCondition::RoyalCaptured => EndCondition::RoyalCaptured,
+                checked::EndCondition::Exposed => EndCondition::Exposed,
+                checked::EndCondition::NoMoves => EndCondition::NoMoves,
+                checked::EndCondition::Extinct => EndCondition::Extinct,
+                checked::EndCondition::Repeated(n) => EndCondition::Repeated(*n),
+                checked::EndCondition::Quiet { plies, pieces, .. } => {
+                    EndCondition::Quiet(*plies, kinds(pieces))
                 }
-                ast::EndCondition::Immobilized(piece) => EndCondition::Immobilized(
-                    turns::kinds_named(&ruleset.kinds, [piece.value.as_str()]),
-                ),
+                checked::EndCondition::Immobilized(piece) => {
+                    EndCondition::Immobilized(kinds(&[*piece]))
+                }
             };
-            (rule.outcome.value, condition)
-        })
-        .collect()
-}
-
-fn tests(file: &RuleFile) -> Vec<TestCase> {
-    file.tests()
-        .map(|test| TestCase {
-            name: test.name.value.clone(),
-            position: test.position.as_ref().map(|p| p.value.clone()),
-            moves: test.moves.as_ref().map(|m| m.value.clone()),
-            perft: test
-                .expectations
-                .iter()
-                .filter_map(|e| match e {
-                    ast::Expectation::Perft { depth, count, .. } => {
-                        Some((depth.value, count.value))
-                    }
-                    ast::Expectation::Moves(..) => None,
-                })
-                .collect(),
-            move_list: test.expectations.iter().find_map(|e| match e {
-                ast::Expectation::Moves(list, _) => {
-                    Some(list.iter().map(|m| m.value.clone()).collect())
-                }
-                ast::Expectation::Perft { .. } => None,
-            }),
+            (rule.outcome, condition)
         })
         .collect()
 }

@@ -3,13 +3,16 @@
 use super::geometry::Geometry;
 use super::zones;
 use super::{Attacks, DropLimits, Gen, Hop, Kind, Lend, Mode, Promotion};
-use crate::check::forms::{self, Form, Forms, promotion_clauses};
-use crate::geometry::{DirectionSet, absolute, images};
-use crate::syntax::ast::{self, Compass, RuleFile};
+use crate::check::checked::{self, Checked, MoveMode, PieceId, TagId};
+use crate::check::forms::{Form, Forms};
+use crate::diagnostic::Span;
+use crate::geometry::{Compass, DirectionSet, absolute, images};
 
 /// A castle rule as written, for the setup to turn into castling rights.
 #[derive(Clone, Debug)]
 pub struct CastleRule {
+    /// Where the rule is written.
+    pub span: Span,
     pub kind: usize,
     pub partner: usize,
     /// Directions in the player's frame.
@@ -29,31 +32,41 @@ pub struct Compiled {
 }
 
 pub struct PieceCompiler<'a> {
-    file: &'a RuleFile,
+    checked: &'a Checked,
     geometry: &'a mut Geometry,
     forward: &'a [Option<Compass>],
-    pieces: Vec<&'a ast::Piece>,
     evaluator: &'a zones::Zones<'a>,
     pub zones: Vec<Vec<bool>>,
-    /// Move tags (`as rook`) by first use; a move's tag is its index here plus one.
-    tags: Vec<String>,
+}
+
+/// Every kind whose form is one of `pieces`: promoted forms of a piece included.
+pub fn kinds_of(forms: &Forms, pieces: &[PieceId]) -> u64 {
+    forms
+        .list
+        .iter()
+        .enumerate()
+        .filter(|(_, form)| pieces.contains(&PieceId(form.shape)))
+        .fold(0, |mask, (kind, _)| mask | 1 << kind)
+}
+
+/// A move's tag as turns carry it: 0 for none, else the tag's number plus one.
+pub fn tag_number(tag: Option<TagId>) -> u16 {
+    tag.map_or(0, |tag| (tag.0 + 1) as u16)
 }
 
 impl<'a> PieceCompiler<'a> {
     pub fn new(
-        file: &'a RuleFile,
+        checked: &'a Checked,
         geometry: &'a mut Geometry,
         forward: &'a [Option<Compass>],
         evaluator: &'a zones::Zones<'a>,
     ) -> Self {
         PieceCompiler {
-            file,
+            checked,
             geometry,
             forward,
-            pieces: file.pieces().collect(),
             evaluator,
             zones: Vec::new(),
-            tags: Vec::new(),
         }
     }
 
@@ -62,22 +75,16 @@ impl<'a> PieceCompiler<'a> {
     }
 
     pub fn compile(&mut self) -> Compiled {
-        let to_hand = self
-            .file
-            .captures()
-            .any(|c| c.value == ast::CaptureRule::ToHand);
-        let (letters, promotions) = forms::declared(&self.pieces);
-        let forms = Forms::new(&letters, &promotions, to_hand);
+        let checked = self.checked;
+        let letters: Vec<&str> = checked.pieces.iter().map(|p| p.letter.as_str()).collect();
+        let forms = &checked.forms;
         let texts = forms.texts(&letters);
         let kinds: Vec<Kind> = (0..forms.list.len())
-            .map(|form| self.kind(&forms, form, texts[form].clone()))
+            .map(|form| self.kind(forms, form, texts[form].clone()))
             .collect();
         let source_of: Vec<usize> = forms.list.iter().map(|f| f.shape).collect();
         let players = self.players();
-        let no_capture = self
-            .file
-            .captures()
-            .any(|c| c.value == ast::CaptureRule::None);
+        let no_capture = checked.captures.none;
         let mut programs = vec![Vec::new(); 1 + kinds.len() * players];
         for (kind, &source) in source_of.iter().enumerate() {
             for player in 0..players {
@@ -108,22 +115,14 @@ impl<'a> PieceCompiler<'a> {
         let players = self.players();
         let mut lends = vec![Vec::new(); 1 + source_of.len() * players];
         for (kind, &source) in source_of.iter().enumerate() {
-            let grants: Vec<&ast::Grant> = self.pieces[source]
-                .clauses
-                .iter()
-                .filter_map(|c| match c {
-                    ast::PieceClause::Grant(grant) => Some(grant),
-                    _ => None,
-                })
-                .collect();
+            let grants = &self.checked.pieces[source].grants;
             for lender in 0..players {
-                for grant in &grants {
-                    let enemy = grant.side.value == ast::Side::Enemy;
-                    let set = DirectionSet::of(grant.directions.iter().map(|d| d.value));
+                for grant in grants {
+                    let enemy = grant.enemy;
                     let offsets = images(0, 1)
                         .into_iter()
                         .chain(images(1, 1))
-                        .filter(|&v| set.selects(v));
+                        .filter(|&v| grant.neighbours.selects(v));
                     for offset in offsets {
                         let away = absolute(self.forward[lender], offset);
                         let moves = (0..players)
@@ -157,59 +156,43 @@ impl<'a> PieceCompiler<'a> {
     /// The kind of one form: it moves and promotes as its shape and goes to hand as its root.
     fn kind(&mut self, forms: &Forms, form: usize, text: String) -> Kind {
         let Form { shape, root } = forms.list[form];
-        let piece = self.pieces[shape];
-        let promotions = promotion_clauses(piece)
+        let piece = &self.checked.pieces[shape];
+        let promotions = piece
+            .promotions
+            .iter()
             .map(|promotion| Promotion {
-                targets: self
-                    .targets(promotion)
-                    .into_iter()
-                    .map(|target| forms.promoted(form, target) as u8)
+                targets: promotion
+                    .targets
+                    .iter()
+                    .map(|target| forms.promoted(form, target.0) as u8)
                     .collect(),
                 optional: promotion.optional,
-                via: promotion.trigger == ast::PromotionTrigger::Via,
+                via: promotion.via,
                 zone: self.zone(&promotion.zone),
             })
             .collect();
         Kind {
-            name: piece.name.value.clone(),
-            letter: piece.letter.value.clone(),
-            royal: piece.is_royal(),
+            name: piece.name.clone(),
+            letter: piece.letter.clone(),
+            royal: piece.royal,
             demotes_to: root as u8,
             promoted: root != shape,
             text,
             promotions,
-            drops: self.drop_limits(piece),
+            drops: self.drop_limits(&piece.drops),
         }
     }
 
-    fn targets(&self, promotion: &ast::Promotion) -> Vec<usize> {
-        promotion
-            .targets
-            .iter()
-            .map(|target| self.piece_index(&target.value))
-            .collect()
-    }
-
-    fn piece_index(&self, name: &str) -> usize {
-        self.pieces
-            .iter()
-            .position(|p| p.name.value == name)
-            .expect("the checker resolved every piece name")
-    }
-
     /// A piece's own move rules, with `like` expanded.
-    fn move_rules(&self, index: usize, depth: usize) -> Vec<&'a ast::MoveRule> {
+    fn move_rules(&self, index: usize, depth: usize) -> Vec<&'a checked::MoveRule> {
         let mut out = Vec::new();
-        for clause in &self.pieces[index].clauses {
-            let ast::PieceClause::Move(rule) = clause else {
-                continue;
-            };
-            match &rule.atom.value {
+        for rule in &self.checked.pieces[index].moves {
+            match rule.atom {
                 // The checker rejects cycles; the depth bound is a second guard.
-                ast::Atom::Like(name) if depth < 16 => {
-                    out.extend(self.move_rules(self.piece_index(&name.value), depth + 1))
+                checked::Atom::Like(piece) if depth < 16 => {
+                    out.extend(self.move_rules(piece.0, depth + 1))
                 }
-                ast::Atom::Like(_) => {}
+                checked::Atom::Like(_) => {}
                 _ => out.push(rule),
             }
         }
@@ -217,7 +200,7 @@ impl<'a> PieceCompiler<'a> {
     }
 
     /// Registers a zone, evaluated for every player, and returns its index.
-    pub(super) fn zone(&mut self, expr: &ast::ZoneExpr) -> u16 {
+    pub(super) fn zone(&mut self, expr: &checked::ZoneExpr) -> u16 {
         let mut set = Vec::with_capacity(self.players() * self.geometry.squares());
         for player in 0..self.players() {
             set.extend(self.evaluator.evaluate(expr, player));
@@ -229,89 +212,51 @@ impl<'a> PieceCompiler<'a> {
         (self.zones.len() - 1) as u16
     }
 
-    fn drop_limits(&mut self, piece: &ast::Piece) -> DropLimits {
-        let mut limits = DropLimits::default();
-        for clause in &piece.clauses {
-            let ast::PieceClause::Drop(rule) = clause else {
-                continue;
-            };
-            for limit in &rule.limits {
-                match &limit.value {
-                    ast::DropLimit::Inside(zone) => {
-                        let z = self.zone(zone);
-                        limits.inside.push(z);
-                    }
-                    ast::DropLimit::Outside(zone) => {
-                        let z = self.zone(zone);
-                        limits.outside.push(z);
-                    }
-                    ast::DropLimit::OnePerFile => limits.one_per_file = true,
-                    ast::DropLimit::NoMate => limits.no_mate = true,
-                }
-            }
+    fn drop_limits(&mut self, limits: &checked::DropLimits) -> DropLimits {
+        DropLimits {
+            inside: limits.inside.iter().map(|zone| self.zone(zone)).collect(),
+            outside: limits.outside.iter().map(|zone| self.zone(zone)).collect(),
+            one_per_file: limits.one_per_file,
+            no_mate: limits.no_mate,
         }
-        limits
-    }
-
-    /// The number of a move tag: 1 for the first tag used, and so on.
-    pub(super) fn tag(&mut self, name: &str) -> u16 {
-        let index = match self.tags.iter().position(|t| t == name) {
-            Some(index) => index,
-            None => {
-                self.tags.push(name.to_string());
-                self.tags.len() - 1
-            }
-        };
-        (index + 1) as u16
     }
 
     /// The compiled moves of one rule for one player; `away` is the line from a lending piece
     /// to the piece it lends the rule to.
     pub(super) fn gens(
         &mut self,
-        rule: &ast::MoveRule,
+        rule: &checked::MoveRule,
         player: usize,
         away: Option<(i32, i32)>,
     ) -> Vec<Gen> {
         let forward = self.forward[player];
-        let mode = match rule.mode.as_ref().map(|m| m.value) {
+        let mode = match rule.mode {
             None => Mode::Both,
-            Some(ast::Mode::MoveOnly) => Mode::MoveOnly,
-            Some(ast::Mode::CaptureOnly) => Mode::CaptureOnly,
+            Some(MoveMode::MoveOnly) => Mode::MoveOnly,
+            Some(MoveMode::CaptureOnly) => Mode::CaptureOnly,
         };
         let lines = vec![(0, 1), (1, 1)];
         let mut hop = Hop::No;
-        let (bases, directions, range): (Vec<(i64, i64)>, &ast::Directions, u16) =
-            match &rule.atom.value {
-                ast::Atom::Step(d) => (lines, d, 1),
-                ast::Atom::Slide(d, up_to) => (lines, d, range_of(up_to)),
-                ast::Atom::Leap(v, d) => (vec![v.value], d, 1),
-                ast::Atom::Ride(v, d, up_to) => (vec![v.value], d, range_of(up_to)),
-                ast::Atom::Hop(d, beyond) => {
-                    hop = if *beyond {
-                        Hop::AnywhereBeyond
-                    } else {
-                        Hop::JustBeyond
-                    };
-                    (lines, d, u16::MAX)
-                }
-                ast::Atom::Anywhere => (Vec::new(), &Vec::new(), 1),
-                ast::Atom::Like(_) => return Vec::new(),
-            };
-        let set = DirectionSet::of(directions.iter().map(|d| d.value));
-        let mut from_zone = None;
-        let (mut lame, mut passable, mut en_passant, mut first) = (false, false, false, false);
-        let mut tag = 0;
-        for modifier in &rule.modifiers {
-            match &modifier.value {
-                ast::Modifier::From(zone) => from_zone = Some(self.zone(zone)),
-                ast::Modifier::Lame => lame = true,
-                ast::Modifier::Passable => passable = true,
-                ast::Modifier::EnPassant => en_passant = true,
-                ast::Modifier::First => first = true,
-                ast::Modifier::Tag(name) => tag = self.tag(&name.value),
+        let (bases, set, range): (Vec<(i64, i64)>, DirectionSet, u16) = match rule.atom {
+            checked::Atom::Step(set) => (lines, set, 1),
+            checked::Atom::Slide(set, up_to) => (lines, set, range_of(up_to)),
+            checked::Atom::Leap(v, set) => (vec![v], set, 1),
+            checked::Atom::Ride(v, set, up_to) => (vec![v], set, range_of(up_to)),
+            checked::Atom::Hop(set, beyond) => {
+                hop = if beyond {
+                    Hop::AnywhereBeyond
+                } else {
+                    Hop::JustBeyond
+                };
+                (lines, set, u16::MAX)
             }
-        }
+            checked::Atom::Anywhere => (Vec::new(), DirectionSet::of([]), 1),
+            checked::Atom::Like(_) => return Vec::new(),
+        };
+        let from_zone = rule.from.as_ref().map(|zone| self.zone(zone));
+        let (lame, passable, en_passant, first) =
+            (rule.lame, rule.passable, rule.en_passant, rule.first);
+        let tag = tag_number(rule.tag);
         let mut lines: Vec<((i32, i32), Vec<u16>)> = Vec::new();
         for (a, b) in bases {
             for image in images(a, b).into_iter().filter(|&v| set.selects(v)) {
@@ -326,7 +271,7 @@ impl<'a> PieceCompiler<'a> {
         if let Some(away) = away.filter(|_| set.away) {
             lines.push((away, Vec::new()));
         }
-        let anywhere = rule.atom.value == ast::Atom::Anywhere;
+        let anywhere = rule.atom == checked::Atom::Anywhere;
         if anywhere {
             lines.push(((0, 1), Vec::new()));
         }
@@ -352,32 +297,23 @@ impl<'a> PieceCompiler<'a> {
         out
     }
 
-    fn castle_rules(&mut self) -> Vec<CastleRule> {
+    fn castle_rules(&self) -> Vec<CastleRule> {
         let mut out = Vec::new();
-        for (kind, piece) in self.pieces.clone().into_iter().enumerate() {
-            for clause in &piece.clauses {
-                let ast::PieceClause::Castle(castle) = clause else {
-                    continue;
-                };
-                let set = DirectionSet::of(castle.directions.iter().map(|d| d.value));
+        for (kind, piece) in self.checked.pieces.iter().enumerate() {
+            for castle in &piece.castles {
                 let vectors = images(0, 1)
                     .into_iter()
-                    .filter(|&v| set.selects(v))
+                    .filter(|&v| castle.lines.selects(v))
                     .collect();
                 out.push(CastleRule {
+                    span: castle.span,
                     kind,
-                    partner: self.piece_index(&castle.partner.value),
+                    partner: castle.partner.0,
                     vectors,
-                    distance: castle.distance.value,
-                    safe: castle
-                        .conditions
-                        .iter()
-                        .any(|c| c.value == ast::CastleCondition::Safe),
+                    distance: castle.distance,
+                    safe: castle.safe,
                     any_colour: castle.any_colour,
-                    unmoved: castle
-                        .conditions
-                        .iter()
-                        .any(|c| c.value == ast::CastleCondition::Unmoved),
+                    unmoved: castle.unmoved,
                 });
             }
         }
@@ -385,10 +321,8 @@ impl<'a> PieceCompiler<'a> {
     }
 }
 
-fn range_of(up_to: &Option<ast::Spanned<u32>>) -> u16 {
-    up_to
-        .as_ref()
-        .map_or(u16::MAX, |n| n.value.min(u32::from(u16::MAX)) as u16)
+fn range_of(up_to: Option<u32>) -> u16 {
+    up_to.map_or(u16::MAX, |n| n.min(u32::from(u16::MAX)) as u16)
 }
 
 /// The squares a lame leap passes, in the player's frame: one step along the longer axis

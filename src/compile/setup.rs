@@ -1,65 +1,51 @@
 //! The start position and the castling rights it implies.
 
-use super::pieces::CastleRule;
-use super::{CastleRight, EMPTY, FreeCastle, NO_SQUARE, Ruleset, Sq, Unsupported};
-use crate::check::support::Feature;
+use super::pieces::{CastleRule, kinds_of};
+use super::support::Unsupported;
+use super::{CastleRight, EMPTY, FreeCastle, NO_SQUARE, Ruleset, Sq};
+use crate::check::Feature;
+use crate::check::checked::{self, Checked};
 use crate::geometry::absolute;
-use crate::syntax::ast::RuleFile;
+use crate::limits::MAX_CASTLING_RIGHTS;
 
 pub fn place(
-    file: &RuleFile,
+    checked: &Checked,
     ruleset: &mut Ruleset,
     castle_rules: &[CastleRule],
 ) -> Result<(), Unsupported> {
     let squares = ruleset.geometry.squares();
     ruleset.start_board = vec![EMPTY; squares];
     ruleset.start_hands = vec![0; ruleset.players() * ruleset.kinds.len()];
-    for setup in file.setups() {
-        let player = ruleset
-            .player_names
-            .iter()
-            .position(|n| *n == setup.player.value)
-            .expect("the checker resolved every player");
-        for placement in &setup.placements {
-            let kind = kind_index(ruleset, &placement.piece.value);
-            for item in &placement.squares {
-                let to = item.to.unwrap_or(item.from);
-                for rank in item.from.rank.min(to.rank)..=item.from.rank.max(to.rank) {
-                    for f in item.from.file.min(to.file)..=item.from.file.max(to.file) {
-                        let sq = ruleset.geometry.at(f as i32, rank as i32);
-                        if sq != NO_SQUARE {
-                            ruleset.start_board[sq as usize] = ruleset.code(kind, player);
-                        }
-                    }
-                }
-            }
-        }
-        for piece in &setup.hand {
-            // A piece in hand is always what it goes to hand as.
-            let kind = ruleset.kinds[kind_index(ruleset, &piece.value)].demotes_to as usize;
-            ruleset.start_hands[player * ruleset.kinds.len() + kind] += 1;
-        }
+    let setup = &checked.setup;
+    // A declared piece is the kind of the same index: the declared forms come first.
+    for &((file, rank), player, piece) in &setup.placed {
+        let sq = ruleset.geometry.at(file as i32, rank as i32);
+        ruleset.start_board[sq as usize] = ruleset.code(piece.0, player.0);
     }
-    castling(ruleset, castle_rules)
-}
-
-fn kind_index(ruleset: &Ruleset, name: &str) -> usize {
-    ruleset
-        .kinds
-        .iter()
-        .position(|k| k.name == name)
-        .expect("the checker resolved every piece name")
+    for &(player, piece) in &setup.in_hand {
+        // A piece in hand is always what it goes to hand as.
+        let kind = ruleset.kinds[piece.0].demotes_to as usize;
+        ruleset.start_hands[player.0 * ruleset.kinds.len() + kind] += 1;
+    }
+    castling(checked, ruleset, castle_rules)
 }
 
 /// One right per royal piece and partner in the start position that face each other along a
 /// castling direction, the partner beyond the royal piece's landing square.
-fn castling(ruleset: &mut Ruleset, rules: &[CastleRule]) -> Result<(), Unsupported> {
+fn castling(
+    checked: &Checked,
+    ruleset: &mut Ruleset,
+    rules: &[CastleRule],
+) -> Result<(), Unsupported> {
     let squares = ruleset.geometry.squares();
     let (by_rights, free): (Vec<&CastleRule>, Vec<&CastleRule>) = rules
         .iter()
         .partition(|rule| rule.unmoved && !rule.any_colour);
-    ruleset.free_castles = free.into_iter().map(|r| free_castle(ruleset, r)).collect();
-    for rule in by_rights {
+    ruleset.free_castles = free
+        .into_iter()
+        .map(|r| free_castle(checked, ruleset, r))
+        .collect();
+    for &rule in &by_rights {
         for player in 0..ruleset.players() {
             let king = ruleset.code(rule.kind, player);
             let rook = ruleset.code(rule.partner, player);
@@ -76,7 +62,8 @@ fn castling(ruleset: &mut Ruleset, rules: &[CastleRule]) -> Result<(), Unsupport
     }
     ruleset.castle_clear = vec![0; squares];
     if ruleset.castles.len() > MAX_CASTLING_RIGHTS {
-        return Err(Unsupported(vec![Feature::ManyCastlingRights]));
+        let first = by_rights.first().map(|rule| rule.span).unwrap_or_default();
+        return Err(Unsupported(vec![(Feature::ManyCastlingRights, first)]));
     }
     for (bit, right) in ruleset.castles.iter().enumerate() {
         ruleset.castle_clear[right.king_from as usize] |= 1 << bit;
@@ -109,8 +96,7 @@ fn add_right(rights: &mut Vec<CastleRight>, right: CastleRight) {
 
 /// Castling checked on the board as it stands, for rules that a right cannot express: no
 /// history condition, or a partner of either colour.
-fn free_castle(ruleset: &mut Ruleset, rule: &CastleRule) -> FreeCastle {
-    let partner = ruleset.kinds[rule.partner].name.clone();
+fn free_castle(checked: &Checked, ruleset: &mut Ruleset, rule: &CastleRule) -> FreeCastle {
     let vectors = (0..ruleset.players())
         .map(|player| {
             rule.vectors
@@ -124,7 +110,7 @@ fn free_castle(ruleset: &mut Ruleset, rule: &CastleRule) -> FreeCastle {
         .collect();
     FreeCastle {
         kind: rule.kind,
-        partners: super::turns::kinds_named(&ruleset.kinds, [partner.as_str()]),
+        partners: kinds_of(&checked.forms, &[checked::PieceId(rule.partner)]),
         vectors,
         distance: rule.distance,
         any_colour: rule.any_colour,
@@ -132,9 +118,6 @@ fn free_castle(ruleset: &mut Ruleset, rule: &CastleRule) -> FreeCastle {
         safe: rule.safe,
     }
 }
-
-/// Castling rights are bits of a `u32`.
-const MAX_CASTLING_RIGHTS: usize = 32;
 
 fn right_along(
     ruleset: &Ruleset,

@@ -2,13 +2,9 @@
 //! choice of plans, each a sequence of steps. The engine runs these programs depth first and
 //! never sees the syntax tree.
 
-use super::pieces::PieceCompiler;
+use super::pieces::{PieceCompiler, kinds_of, tag_number};
 use super::{Gen, Kind, Mode};
-use crate::syntax::ast::{self, RuleFile};
-
-/// The most parts one turn may have. Captures by interception and other effects of a move
-/// are not parts: only what the player chooses, and what a move carries along.
-pub const MAX_PARTS: usize = 4;
+use crate::check::checked::{self, Checked, PieceId};
 
 /// When a phase hands over to the next one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,17 +107,6 @@ pub struct ArrowCase {
     pub flights: Vec<Vec<Gen>>,
 }
 
-/// Every kind whose piece has one of these names, promoted kinds included.
-pub fn kinds_named<'n>(kinds: &[Kind], names: impl IntoIterator<Item = &'n str>) -> u64 {
-    names.into_iter().fold(0, |mask, name| {
-        kinds
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| k.name == name)
-            .fold(mask, |m, (i, _)| m | 1 << i)
-    })
-}
-
 /// Every kind, as a mask.
 pub fn all_kinds(kinds: &[Kind]) -> u64 {
     (1u64 << kinds.len()) - 1
@@ -130,77 +115,39 @@ pub fn all_kinds(kinds: &[Kind]) -> u64 {
 pub(super) struct TurnCompiler<'c, 'a> {
     pub pieces: &'c mut PieceCompiler<'a>,
     pub kinds: &'c [Kind],
-    pub players: &'c [String],
-    pub file: &'a RuleFile,
+    pub checked: &'a Checked,
 }
 
 impl TurnCompiler<'_, '_> {
     pub fn phases(&mut self) -> Vec<Phase> {
-        let file = self.file;
-        let phases: Vec<&ast::Phase> = file.phases().collect();
-        if phases.is_empty() {
-            let turns: Vec<&ast::Turn> = file.turns().collect();
-            return vec![self.phase("play", &[], None, &turns)];
-        }
-        phases
-            .into_iter()
-            .map(|p| {
-                let turns: Vec<&ast::Turn> = p.turns.iter().collect();
-                self.phase(&p.name.value, &p.movers, p.end.as_ref(), &turns)
-            })
-            .collect()
+        let checked = self.checked;
+        checked.phases.iter().map(|p| self.phase(p)).collect()
     }
 
     pub fn triggers(&mut self) -> Vec<Trigger> {
-        let file = self.file;
-        file.triggers()
+        let checked = self.checked;
+        checked
+            .triggers
+            .iter()
             .map(|trigger| Trigger {
                 zone: self.pieces.zone(&trigger.zone),
                 pieces: self.named(&trigger.pieces),
-                plans: self.plans(&trigger.body),
+                plans: self.plans(&trigger.plans),
             })
             .collect()
     }
 
-    fn phase(
-        &mut self,
-        name: &str,
-        movers: &[ast::Name],
-        end: Option<&ast::Spanned<ast::PhaseEnd>>,
-        turns: &[&ast::Turn],
-    ) -> Phase {
-        let movers = match movers {
-            [] => (0..self.players.len()).collect(),
-            named => {
-                let mut listed: Vec<usize> = named
-                    .iter()
-                    .filter_map(|n| self.players.iter().position(|p| *p == n.value))
-                    .collect();
-                listed.sort();
-                listed
-            }
-        };
-        let end = match end.map(|e| e.value) {
+    fn phase(&mut self, phase: &checked::Phase) -> Phase {
+        let end = match phase.end {
             None => PhaseEnd::Never,
-            Some(ast::PhaseEnd::Once) => PhaseEnd::Once,
-            Some(ast::PhaseEnd::UntilHandEmpty) => PhaseEnd::HandEmpty,
+            Some(checked::PhaseEnd::Once) => PhaseEnd::Once,
+            Some(checked::PhaseEnd::UntilHandEmpty) => PhaseEnd::HandEmpty,
         };
-        let ordinary = match turns.iter().find(|t| t.every.is_none()) {
-            Some(turn) => self.plans(&turn.body),
-            // A file that writes no turn moves a piece each turn.
-            None => vec![Plan {
-                steps: vec![Step {
-                    optional: false,
-                    condition: None,
-                    action: Action::Move {
-                        pieces: all_kinds(self.kinds),
-                    },
-                }],
-            }],
-        };
-        let mut periodic: Vec<(u32, Vec<Plan>)> = turns
+        let ordinary = self.plans(&phase.ordinary);
+        let mut periodic: Vec<(u32, Vec<Plan>)> = phase
+            .periodic
             .iter()
-            .filter_map(|t| t.every.as_ref().map(|e| (e.value, self.plans(&t.body))))
+            .map(|(period, plans)| (*period, self.plans(plans)))
             .collect();
         periodic.sort_by_key(|&(period, _)| std::cmp::Reverse(period));
         let mut cycle = periodic.iter().fold(1, |c, &(p, _)| lcm(c, p));
@@ -213,8 +160,8 @@ impl TurnCompiler<'_, '_> {
                 .any(|s| matches!(s.action, Action::Move { .. }))
         });
         Phase {
-            name: name.to_string(),
-            movers,
+            name: phase.name.clone(),
+            movers: phase.movers.iter().map(|p| p.0).collect(),
             end,
             ordinary,
             periodic,
@@ -223,8 +170,8 @@ impl TurnCompiler<'_, '_> {
         }
     }
 
-    fn plans(&mut self, body: &ast::TurnBody) -> Vec<Plan> {
-        body.plans
+    fn plans(&mut self, plans: &[checked::Plan]) -> Vec<Plan> {
+        plans
             .iter()
             .map(|plan| Plan {
                 steps: plan
@@ -232,61 +179,54 @@ impl TurnCompiler<'_, '_> {
                     .iter()
                     .map(|step| Step {
                         optional: step.optional,
-                        condition: step.condition.as_ref().and_then(|name| {
-                            self.file
-                                .counters()
-                                .position(|c| c.name.value == name.value)
-                                .map(|i| i as u16)
-                        }),
-                        action: self.action(&step.action.value),
+                        condition: step.condition.map(|c| c.0 as u16),
+                        action: self.action(&step.action),
                     })
                     .collect(),
             })
             .collect()
     }
 
-    fn named(&self, names: &[ast::Name]) -> u64 {
-        match names {
+    /// The kinds of a list of pieces; every kind when the list is empty.
+    fn named(&self, pieces: &[PieceId]) -> u64 {
+        match pieces {
             [] => all_kinds(self.kinds),
-            _ => kinds_named(self.kinds, names.iter().map(|n| n.value.as_str())),
+            _ => kinds_of(&self.checked.forms, pieces),
         }
     }
 
-    fn action(&mut self, action: &ast::Action) -> Action {
+    fn action(&mut self, action: &checked::Action) -> Action {
         match action {
-            ast::Action::Move(pieces) => Action::Move {
+            checked::Action::Move(pieces) => Action::Move {
                 pieces: self.named(pieces),
             },
-            ast::Action::Drop(pieces, zone) => Action::Drop {
+            checked::Action::Drop(pieces, zone) => Action::Drop {
                 pieces: self.named(pieces),
-                zone: zone.as_ref().map(|z| match &z.value {
-                    ast::ZoneKind::NextTo(piece) => {
-                        DropZone::NextTo(kinds_named(self.kinds, [piece.value.as_str()]))
+                zone: zone.as_ref().map(|zone| match zone {
+                    checked::DropZone::NextTo(piece) => {
+                        DropZone::NextTo(kinds_of(&self.checked.forms, &[*piece]))
                     }
-                    _ => DropZone::Fixed(self.pieces.zone(z)),
+                    checked::DropZone::Zone(zone) => DropZone::Fixed(self.pieces.zone(zone)),
                 }),
             },
-            ast::Action::Shoot(ast::Shot::Always(rules)) => {
-                Action::Shoot(vec![self.arrow_case(None, rules)])
-            }
-            ast::Action::Shoot(ast::Shot::ByTag(cases)) => Action::Shoot(
+            checked::Action::Shoot(cases) => Action::Shoot(
                 cases
                     .iter()
                     .map(|case| {
-                        let tag = self.pieces.tag(&case.tag.value);
-                        self.arrow_case(Some(tag), &case.rules)
+                        let tag = case.tag.map(|tag| tag_number(Some(tag)));
+                        self.arrow_case(tag, &case.rules)
                     })
                     .collect(),
             ),
-            ast::Action::Unblock => Action::Unblock,
-            ast::Action::Remove(removal) => self.removal(removal),
-            ast::Action::Pie => Action::Pie,
-            ast::Action::Pass => Action::Pass,
+            checked::Action::Unblock => Action::Unblock,
+            checked::Action::Remove(removal) => self.removal(removal),
+            checked::Action::Pie => Action::Pie,
+            checked::Action::Pass => Action::Pass,
         }
     }
 
-    fn arrow_case(&mut self, tag: Option<u16>, rules: &[ast::MoveRule]) -> ArrowCase {
-        let flights = (0..self.players.len())
+    fn arrow_case(&mut self, tag: Option<u16>, rules: &[checked::MoveRule]) -> ArrowCase {
+        let flights = (0..self.checked.players.len())
             .map(|player| {
                 rules
                     .iter()
@@ -301,8 +241,9 @@ impl TurnCompiler<'_, '_> {
         ArrowCase { tag, flights }
     }
 
-    fn removal(&self, removal: &ast::Removal) -> Action {
-        let except = kinds_named(self.kinds, removal.except.iter().map(|n| n.value.as_str()));
+    fn removal(&self, removal: &checked::Removal) -> Action {
+        let forms = &self.checked.forms;
+        let except = kinds_of(forms, &removal.except);
         let all = all_kinds(self.kinds) & !except;
         let mut groups: Vec<(u64, u64)> = removal
             .groups
@@ -310,7 +251,7 @@ impl TurnCompiler<'_, '_> {
             .map(|group| {
                 let first = group
                     .first()
-                    .map_or(all, |n| kinds_named(self.kinds, [n.value.as_str()]));
+                    .map_or(all, |&piece| kinds_of(forms, &[piece]));
                 (first, self.named(group) & !except)
             })
             .collect();
@@ -319,7 +260,7 @@ impl TurnCompiler<'_, '_> {
             None => groups.push((all_kinds(self.kinds), all)),
         }
         Action::Remove {
-            enemy: removal.side.value == ast::Side::Enemy,
+            enemy: removal.enemy,
             groups,
         }
     }

@@ -173,6 +173,9 @@ codes! {
     /// The file is valid, but uses rules the engine does not run yet.
     NotRunYet = "not-run-yet",
 
+    /// A mistake of fairy's own, found by a check of its own consistency.
+    Internal = "internal",
+
     // Positions and moves given on the command line.
     InvalidPosition = "invalid-position",
     InvalidMove = "invalid-move",

@@ -10,6 +10,7 @@ pub use code::Code;
 pub use report::{FileReport, render, render_plain};
 pub use suggest::closest;
 
+use crate::limits::MAX_PROBLEMS;
 use miette::{Diagnostic, LabeledSpan, Severity};
 use std::fmt;
 
@@ -141,10 +142,6 @@ impl Diagnostic for Problem {
         Some(Box::new(std::iter::once(main).chain(notes)))
     }
 }
-
-/// Reports show at most this many problems: past it, the rest add nothing a reader can act on
-/// and only make the report slow to print.
-pub const MAX_PROBLEMS: usize = 50;
 
 /// Keeps the first [`MAX_PROBLEMS`] problems and says how many more there were.
 pub fn limit_problems(problems: &mut Vec<Problem>) {

@@ -1,8 +1,8 @@
 //! A turn as a short list of parts: a placement, a move, an arrow, a removal. Making a turn
 //! applies its parts in order; the position's journal undoes them.
 
-use crate::compile::turns::MAX_PARTS;
 use crate::compile::{Code, NO_SQUARE, Sq};
+use crate::limits::MAX_PARTS;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PartKind {

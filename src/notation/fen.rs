@@ -377,7 +377,7 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
     read_clocks(&mut position, clocks, text.len())?;
     read_state(&mut position, &state)?;
     check_royals(&position, board_start, board_field.len())?;
-    if let Some(problem) = royal_left_attacked(&position) {
+    if let Some((_, problem)) = royal_left_attacked(&position) {
         return Err(NotationError::new(problem, board_start, text.len()));
     }
     // A piece counts as unmoved where the start position has the same piece.
@@ -446,7 +446,7 @@ fn check_royals(position: &Position<'_>, start: usize, len: usize) -> Result<(),
 /// piece may not be left capturable, unless taking one is how the game ends). Such a position
 /// is refused, read or set up. With more players, or phases, who moved last is not known from
 /// the position, so nothing is said.
-pub fn royal_left_attacked(position: &Position<'_>) -> Option<String> {
+pub fn royal_left_attacked(position: &Position<'_>) -> Option<(usize, String)> {
     let rules = position.rules;
     let taking_is_a_rule = rules
         .end
@@ -465,13 +465,14 @@ pub fn royal_left_attacked(position: &Position<'_>) -> Option<String> {
         (exposed && position.attacked(sq as Sq, mover)).then_some((kind, owner, sq))
     })?;
     let (kind, owner, sq) = attacked;
-    Some(format!(
+    let reason = format!(
         "{}'s {} on {} is attacked with {} to move",
         rules.player_names[owner],
         rules.kinds[kind].name,
         rules.geometry.name(sq as Sq),
         rules.player_names[mover]
-    ))
+    );
+    Some((owner, reason))
 }
 
 /// How many royal pieces `player` has, on the board and in hand.

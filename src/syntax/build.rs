@@ -173,14 +173,20 @@ impl Builder {
         let span = self.span(&pair);
         let mut it = parts(pair);
         let name = self.name(it.next().expect("player name"));
-        let forward = it.next().map(|p| {
+        let forward = it.next().and_then(|p| {
+            let span = self.span(&p);
             let compass = match p.as_str() {
                 "north" => Compass::North,
                 "south" => Compass::South,
                 "east" => Compass::East,
-                _ => Compass::West,
+                "west" => Compass::West,
+                other => {
+                    self.problems
+                        .push(unknown_word(other, span, "compass point"));
+                    return None;
+                }
             };
-            Spanned::new(compass, self.span(&p))
+            Some(Spanned::new(compass, span))
         });
         Player {
             name,
@@ -442,11 +448,16 @@ impl Builder {
         Spanned::new((a, b), span)
     }
 
-    pub(super) fn directions(&self, pair: P<'_>) -> Directions {
+    pub(super) fn directions(&mut self, pair: P<'_>) -> Directions {
         parts(pair)
-            .map(|p| {
+            .filter_map(|p| {
                 let span = self.span(&p);
-                Spanned::new(direction_word(p.as_str()), span)
+                let Some(direction) = direction_word(p.as_str()) else {
+                    self.problems
+                        .push(unknown_word(p.as_str(), span, "direction"));
+                    return None;
+                };
+                Some(Spanned::new(direction, span))
             })
             .collect()
     }
@@ -963,9 +974,56 @@ pub(super) const DIRECTION_WORDS: [(&str, Direction); 20] = [
     ("away", Direction::Away),
 ];
 
-pub(super) fn direction_word(word: &str) -> Direction {
+pub(super) fn direction_word(word: &str) -> Option<Direction> {
     DIRECTION_WORDS
         .iter()
         .find(|(w, _)| *w == word)
-        .map_or(Direction::Away, |&(_, direction)| direction)
+        .map(|&(_, direction)| direction)
+}
+
+/// A word the grammar lets through that the syntax tree has no meaning for: the grammar and
+/// this builder disagree, which a test guards against; said rather than guessed.
+fn unknown_word(word: &str, span: Span, kind: &str) -> Problem {
+    Problem::error(
+        Code::SyntaxError,
+        format!("unknown {kind} `{word}`"),
+        span,
+        format!("not a {kind} fairy knows"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The words a grammar rule made of alternatives `name = @{ ( "a" | "b" ) ... }` accepts.
+    fn grammar_words(rule: &str) -> Vec<String> {
+        let grammar = include_str!("../../grammar/rules.pest");
+        let start = grammar
+            .find(&format!("\n{rule} "))
+            .unwrap_or_else(|| panic!("the grammar has a rule {rule}"));
+        let body = &grammar[start..];
+        let end = body.find('}').expect("the rule ends");
+        body[..end]
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn every_direction_word_of_the_grammar_has_a_meaning() {
+        let mut words = grammar_words("direction ");
+        words.sort();
+        let mut known: Vec<String> = DIRECTION_WORDS.iter().map(|(w, _)| w.to_string()).collect();
+        known.sort();
+        assert_eq!(words, known);
+    }
+
+    #[test]
+    fn every_compass_word_of_the_grammar_is_a_compass_point() {
+        let words = grammar_words("compass");
+        assert_eq!(words, ["north", "south", "east", "west"]);
+    }
 }

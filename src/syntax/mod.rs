@@ -8,7 +8,8 @@ pub mod ast;
 mod betza;
 mod build;
 
-use crate::diagnostic::{Code, MAX_PROBLEMS, Problem, Span, closest};
+use crate::diagnostic::{Code, Problem, Span, closest};
+use crate::limits::{MAX_NESTING, MAX_PROBLEMS};
 use ast::RuleFile;
 use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
@@ -16,9 +17,6 @@ use pest::error::{ErrorVariant, InputLocation};
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/rules.pest"]
 struct RulesParser;
-
-/// Deeper nesting than this is refused before parsing, so no input can exhaust the stack.
-const MAX_NESTING: usize = 64;
 
 /// Parses a rule file. On failure, returns every syntax problem found.
 pub fn parse(source: &str) -> Result<RuleFile, Vec<Problem>> {
@@ -31,6 +29,7 @@ pub fn parse(source: &str) -> Result<RuleFile, Vec<Problem>> {
 
 /// A rule file parsed as far as it could be: the items that parsed, every syntax problem, and
 /// what was lost with the items that did not parse at all.
+#[derive(Clone, Debug)]
 pub struct Parsed {
     pub file: RuleFile,
     pub problems: Vec<Problem>,

@@ -5,8 +5,9 @@
 
 pub mod generate;
 
-use fairy::compile::{Ruleset, compile_text};
+use fairy::compile::Ruleset;
 use fairy::notation::{fen, moves};
+use fairy::pipeline;
 
 /// Every shipped rule file.
 pub const SHIPPED: [&str; 10] = [
@@ -35,7 +36,16 @@ pub fn rule_text(name: &str) -> String {
 
 /// The compiled rules of a shipped rule file or test variant, named as for [`rule_text`].
 pub fn ruleset(name: &str) -> Ruleset {
-    compile_text(&rule_text(name)).unwrap_or_else(|e| panic!("{name} compiles: {e:?}"))
+    compiled(&rule_text(name))
+}
+
+/// The rules of a rule file's text, which must be playable.
+pub fn compiled(text: &str) -> Ruleset {
+    let loaded = pipeline::load(text);
+    let problems = &loaded.problems;
+    loaded
+        .rules
+        .unwrap_or_else(|| panic!("the file cannot be played: {problems:#?}"))
 }
 
 /// The position after `played`, its legal moves and its ending, as text.

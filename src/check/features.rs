@@ -1,10 +1,10 @@
-//! What the engine runs. A rule file may say more than the engine can play yet; `fairy check`
-//! then says so plainly, and the commands that play refuse the file instead of playing
-//! different rules.
+//! The concepts of the language a rule file uses, each with its first use. The compiler decides
+//! which of them the engine runs (`compile::support`): a file may say more than the engine can
+//! play yet, and then `fairy check` says so plainly and the commands that play refuse it.
 
-use super::Checker;
-use crate::diagnostic::{Code, Problem};
+use crate::limits::MAX_PARTS;
 use crate::syntax::ast::*;
+use std::collections::{HashMap, HashSet};
 
 /// The concepts of the language, as the engine's support is tracked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,77 +90,11 @@ impl Feature {
     }
 }
 
-/// The features the engine runs.
-const ENGINE_RUNS: &[Feature] = &[
-    Feature::Moves,
-    Feature::Hoppers,
-    Feature::Anywhere,
-    Feature::CustodianCapture,
-    Feature::Triggers,
-    Feature::Counters,
-    Feature::FreeCastling,
-    Feature::Grants,
-    Feature::FirstMove,
-    Feature::EnPassant,
-    Feature::Castling,
-    Feature::Promotion,
-    Feature::Drops,
-    Feature::DropLimits,
-    Feature::CapturesToHand,
-    Feature::CompulsoryCapture,
-    Feature::NoCapture,
-    Feature::Arrows,
-    Feature::TaggedArrows,
-    Feature::Phases,
-    Feature::PeriodicTurns,
-    Feature::Unblocking,
-    Feature::Removal,
-    Feature::PieChoice,
-    Feature::RoyalPieces,
-    Feature::PlainEndings,
-    Feature::RoyalCaptured,
-    Feature::Immobilized,
-    Feature::MoreThanTwoPlayers,
-    Feature::Exposed,
-];
-
-/// The features a file uses that the engine does not run, each with its first use.
-fn missing(file: &RuleFile) -> Vec<(Feature, Span)> {
+/// Each concept a file uses, with its first use, in the order they first appear.
+pub fn uses(file: &RuleFile) -> Vec<(Feature, Span)> {
     let mut uses = FeatureUses::default();
     uses.collect(file);
     uses.first
-        .into_iter()
-        .filter(|(feature, _)| !ENGINE_RUNS.contains(feature))
-        .collect()
-}
-
-/// The features a file uses that the engine does not run.
-pub fn unsupported(file: &RuleFile) -> Vec<Feature> {
-    missing(file).into_iter().map(|(f, _)| f).collect()
-}
-
-/// One warning naming every feature of the file that the engine does not run yet, with a
-/// label at the first use of each.
-pub(super) fn report_unsupported(checker: &mut Checker<'_>) {
-    let missing = missing(checker.file);
-    let Some(((first_feature, first_span), rest)) = missing.split_first() else {
-        return;
-    };
-    let names: Vec<&str> = missing.iter().map(|(f, _)| f.describe()).collect();
-    let mut problem = Problem::warning(
-        Code::NotRunYet,
-        format!(
-            "the engine does not run these rules yet: {}",
-            names.join(", ")
-        ),
-        *first_span,
-        first_feature.describe(),
-    )
-    .with_help("fairy checks these rules, but cannot play them or count moves under them yet");
-    for (feature, span) in rest {
-        problem = problem.with_note(*span, feature.describe());
-    }
-    checker.error(problem);
 }
 
 /// Whether the file's royal pieces are guarded by the attack tables: it has royal pieces, and
@@ -177,7 +111,7 @@ fn guarded_by_attacks(file: &RuleFile) -> bool {
 struct FeatureUses {
     first: Vec<(Feature, Span)>,
     /// Zones that depend on where pieces stand.
-    dynamic: std::collections::HashSet<String>,
+    dynamic: HashSet<String>,
 }
 
 impl FeatureUses {
@@ -188,7 +122,7 @@ impl FeatureUses {
     }
 
     fn collect(&mut self, file: &RuleFile) {
-        self.dynamic = crate::compile::zones::dynamic_zones(file);
+        self.dynamic = dynamic_zones(file);
         let players: Vec<_> = file.players().collect();
         if let Some(extra) = players.get(2) {
             self.note(Feature::MoreThanTwoPlayers, extra.span);
@@ -279,7 +213,7 @@ impl FeatureUses {
     }
 
     fn zone(&mut self, zone: &ZoneExpr) {
-        if crate::compile::zones::is_dynamic(zone, &self.dynamic) {
+        if is_dynamic(zone, &self.dynamic) {
             self.note(Feature::ZonesNearPieces, zone.span);
         }
     }
@@ -329,7 +263,7 @@ impl FeatureUses {
                     _ => 1,
                 })
                 .sum();
-            if parts > crate::compile::turns::MAX_PARTS {
+            if parts > MAX_PARTS {
                 self.note(Feature::LongTurns, plan.span);
             }
             for step in &plan.steps {
@@ -359,4 +293,47 @@ impl FeatureUses {
             Action::Move(_) | Action::Pass => {}
         }
     }
+}
+
+/// The names of zones that depend on where pieces stand, directly or through other zones.
+fn dynamic_zones(file: &RuleFile) -> HashSet<String> {
+    let zones: Vec<&Zone> = file.zones().collect();
+    let mut users: HashMap<&str, Vec<&str>> = HashMap::new();
+    for zone in &zones {
+        for used in zone.references() {
+            users.entry(used).or_default().push(&zone.name.value);
+        }
+    }
+    let mut dynamic: HashSet<String> = HashSet::new();
+    let mut queue: Vec<&str> = zones
+        .iter()
+        .filter(|z| match &z.definition {
+            ZoneDefinition::Shared(e) => mentions_pieces(e),
+            ZoneDefinition::PerPlayer(cases) => cases.iter().any(|(_, e)| mentions_pieces(e)),
+        })
+        .map(|z| z.name.value.as_str())
+        .collect();
+    while let Some(name) = queue.pop() {
+        if dynamic.insert(name.to_string()) {
+            queue.extend(users.get(name).into_iter().flatten());
+        }
+    }
+    dynamic
+}
+
+/// Whether an expression itself names a piece-relative zone (not looking through names).
+fn mentions_pieces(expr: &ZoneExpr) -> bool {
+    match &expr.value {
+        ZoneKind::Or(parts) | ZoneKind::And(parts) => parts.iter().any(mentions_pieces),
+        ZoneKind::Not(inner) => mentions_pieces(inner),
+        ZoneKind::NextTo(_) => true,
+        _ => false,
+    }
+}
+
+/// Whether an expression depends on where pieces stand, given the file's dynamic zones.
+fn is_dynamic(expr: &ZoneExpr, dynamic: &HashSet<String>) -> bool {
+    let mut names = Vec::new();
+    expr.value.references(&mut names);
+    mentions_pieces(expr) || names.iter().any(|n| dynamic.contains(*n))
 }

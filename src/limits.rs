@@ -1,0 +1,39 @@
+//! The limits of the language, in one place: what a rule file is checked against, and what the
+//! engine's tables are sized for. Each bounds some cost, so that no input, however large, can
+//! make a stage slow, deep or wrong.
+
+/// Larger rule files are refused before parsing: no real variant comes near, and it bounds
+/// every later stage.
+pub const MAX_BYTES: u64 = 4 << 20;
+
+/// Deeper bracket nesting is refused before parsing, so no input can exhaust the stack.
+pub const MAX_NESTING: usize = 64;
+
+/// A report shows at most this many problems: past it, the rest add nothing a reader can act on
+/// and only make the report slow to print.
+pub const MAX_PROBLEMS: usize = 50;
+
+/// Files run a–z, so no board is wider or taller than this.
+pub const MAX_SIDE: u32 = 26;
+
+/// Players may number this many at most: turn order and the players still in are bit sets.
+pub const MAX_PLAYERS: usize = 8;
+
+/// Each piece kind, promoted forms counted, has a bit in a 64-bit mask, and each kind and player
+/// a code in one byte; with more players, fewer kinds fit.
+pub fn max_kinds(players: usize) -> usize {
+    63.min(253 / players.max(1))
+}
+
+/// A hand holds at most this many pieces of a kind (a count in one byte).
+pub const MAX_IN_HAND: usize = 255;
+
+/// The most parts one turn may have, a move counting two (castling and en passant carry a
+/// second piece along). Captures by interception and other effects of a move are not parts.
+pub const MAX_PARTS: usize = 4;
+
+/// Castling rights are bits of a `u32`.
+pub const MAX_CASTLING_RIGHTS: usize = 32;
+
+/// The deepest perft there is, on the command line or in a test block.
+pub const MAX_PERFT_DEPTH: u32 = 64;
