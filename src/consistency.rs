@@ -130,7 +130,7 @@ impl Walk {
             return Err(format!("perft 1 is {perft1}, yet {turns} legal turns"));
         }
         // Only a placement followed by the same move may be counted once for several ways.
-        let listed_once = !position.rules.placement_then_move;
+        let listed_once = !position.rules.derived.placement_then_move;
         if texts.len() > perft1 || (listed_once && texts.len() != perft1) {
             return Err(format!("{} moves listed, perft 1 is {perft1}", texts.len()));
         }

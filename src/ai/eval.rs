@@ -34,9 +34,9 @@ pub struct Evaluator {
 
 impl Evaluator {
     pub fn new(rules: &Ruleset) -> Self {
-        let players = rules.players();
+        let players = rules.players.count();
         let squares = rules.geometry.squares();
-        let kinds = rules.kinds.len();
+        let kinds = rules.pieces.kinds.len();
         let mut table = vec![0; kinds * players * squares];
         let mut values = vec![0; kinds];
         let mut empty = Position::start(rules);
@@ -46,10 +46,10 @@ impl Evaluator {
         for kind in 0..kinds {
             for player in 0..players {
                 let reach: Vec<i32> = (0..squares)
-                    .map(|sq| alone(&mut empty, rules.code(kind, player), sq))
+                    .map(|sq| alone(&mut empty, rules.pieces.code(kind, player), sq))
                     .collect();
                 let average = reach.iter().sum::<i32>() / reach.len().max(1) as i32;
-                let value = match rules.kinds[kind].royal {
+                let value = match rules.pieces.kinds[kind].royal {
                     true => 0,
                     false => BASE + PER_MOVE * average,
                 };
@@ -63,9 +63,9 @@ impl Evaluator {
             }
         }
         let in_hand = (0..kinds)
-            .map(|k| values[rules.kinds[k].demotes_to as usize])
+            .map(|k| values[rules.pieces.kinds[k].demotes_to as usize])
             .collect();
-        let burden = rules.end.iter().any(|&(outcome, condition)| {
+        let burden = rules.endings.rules.iter().any(|&(outcome, condition)| {
             outcome == Outcome::Win
                 && matches!(
                     condition,
@@ -74,7 +74,8 @@ impl Evaluator {
         });
         let loses_by = |wanted: &dyn Fn(&EndCondition) -> Option<u64>| {
             rules
-                .end
+                .endings
+                .rules
                 .iter()
                 .filter(|(outcome, _)| *outcome == Outcome::Lose)
                 .filter_map(|(_, condition)| wanted(condition))
@@ -90,7 +91,11 @@ impl Evaluator {
         let guarded = loses_by(&|c| match c {
             EndCondition::Immobilized(kinds) => Some(*kinds),
             _ => None,
-        }) | if rules.has_royal() { 0 } else { no_moves_loses };
+        }) | if rules.derived.royal {
+            0
+        } else {
+            no_moves_loses
+        };
         Evaluator {
             table,
             in_hand,
@@ -111,7 +116,7 @@ impl Evaluator {
                 worth[owner] += self.table[(kind * self.players + owner) * self.squares + sq];
             }
         }
-        let kinds = rules.kinds.len();
+        let kinds = rules.pieces.kinds.len();
         for (slot, &count) in position.hands.iter().enumerate() {
             worth[slot / kinds] += self.in_hand[slot % kinds] * i32::from(count);
         }
@@ -122,7 +127,7 @@ impl Evaluator {
             }
         }
         let mover = position.to_move;
-        if rules.has_royal() && position.in_check() {
+        if rules.derived.royal && position.in_check() {
             worth[mover] -= CHECKED;
         }
         let others: Vec<i32> = (0..self.players)

@@ -302,7 +302,7 @@ impl Searcher {
         };
         let done = settled || left == 0 || ply >= self.lists.len() - 1 || self.out_of_time();
         // Checkmate must be seen even at the horizon, so a player in check always looks on.
-        if done && !(position.rules.has_royal() && position.in_check()) {
+        if done && !(position.rules.derived.royal && position.in_check()) {
             return stand;
         }
         let mut list = std::mem::take(&mut self.lists[ply]);

@@ -68,7 +68,7 @@ fn line_and_column(text: &str, at: usize) -> (usize, usize) {
 /// check, players out, hands and the position's text.
 pub fn position(position: &mut Position<'_>) -> Value {
     let rules = position.rules;
-    let names = &rules.player_names;
+    let names = &rules.players.names;
     let geometry = &rules.geometry;
     let board: Vec<Vec<Value>> = (0..geometry.height as i32)
         .rev()
@@ -98,6 +98,7 @@ pub fn position(position: &mut Position<'_>) -> Value {
         .enumerate()
         .map(|(player, name)| {
             let held: serde_json::Map<String, Value> = rules
+                .pieces
                 .kinds
                 .iter()
                 .enumerate()

@@ -83,7 +83,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
     let mut input = std::io::stdin().lock().lines();
     let stopped = game.run(&mut position, &mut input);
     let result = match position.ending() {
-        Some(ending) => ending.describe(&rules.player_names),
+        Some(ending) => ending.describe(&rules.players.names),
         None if stopped => "unfinished (stopped)".to_string(),
         None => "unfinished".to_string(),
     };
@@ -151,7 +151,7 @@ impl Game {
         position: &mut Position<'_>,
         input: &mut impl Iterator<Item = std::io::Result<String>>,
     ) -> bool {
-        let names = &position.rules.player_names;
+        let names = &position.rules.players.names;
         while position.ending().is_none() {
             self.draw(position);
             if let Some((mover, _, text)) = self.played.last() {
@@ -188,7 +188,7 @@ impl Game {
         input: &mut impl Iterator<Item = std::io::Result<String>>,
     ) -> Option<Turn> {
         loop {
-            let name = &position.rules.player_names[position.to_move];
+            let name = &position.rules.players.names[position.to_move];
             emit(&format!("{name}> "));
             let line = match input.next() {
                 Some(Ok(line)) => line,

@@ -63,7 +63,7 @@ pub fn seats_of(
     first: Seat,
     given: &[(usize, Seat)],
 ) -> Result<Vec<Seat>, Reported> {
-    let players = rules.players();
+    let players = rules.players.count();
     let mut seats = vec![Seat::Computer(None); players];
     seats[0] = first;
     for &(seat, kind) in given {

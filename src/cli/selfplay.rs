@@ -241,7 +241,7 @@ fn summarise(
     let seats = (0..n)
         .map(|seat| SeatReport {
             seat: seat + 1,
-            side: rules.player_names[seat].clone(),
+            side: rules.players.names[seat].clone(),
             who: (!args.rotate).then(|| entrants[seat].label(args.think_ms)),
             record: record(results, |_| seat),
         })
@@ -279,7 +279,7 @@ fn summarise(
         players,
         endings,
         lengths: lengths(results),
-        first_mover: first_mover(rules.players(), results),
+        first_mover: first_mover(rules.players.count(), results),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The board as dense square indices, with a step table for every vector the game uses.
 
 use crate::check::BoardShape;
+use crate::geometry::images;
 
 /// A dense square index; [`NO_SQUARE`] marks "off the board or a hole".
 pub type Sq = u16;
@@ -19,6 +20,8 @@ pub struct Geometry {
     pub vectors: Vec<(i32, i32)>,
     /// `steps[v * squares + s]`: the square one step of vector `v` from `s`.
     steps: Vec<Sq>,
+    /// The vectors to a square's eight neighbours.
+    pub neighbours: Vec<u16>,
 }
 
 impl Geometry {
@@ -34,14 +37,21 @@ impl Geometry {
                 }
             }
         }
-        Geometry {
+        let mut geometry = Geometry {
             width: shape.width,
             height: shape.height,
             coords,
             grid,
             vectors: Vec::new(),
             steps: Vec::new(),
-        }
+            neighbours: Vec::new(),
+        };
+        geometry.neighbours = images(0, 1)
+            .into_iter()
+            .chain(images(1, 1))
+            .map(|(x, y)| geometry.vector((x as i32, y as i32)))
+            .collect();
+        geometry
     }
 
     pub fn squares(&self) -> usize {

@@ -1,42 +1,229 @@
-//! Piece kinds, their move programs per player, and the attack tables derived from them.
+//! The piece tables: every kind a piece can be (promoted forms included), its move program per
+//! player, the moves it lends to neighbours, and the attack tables derived from the programs.
 
-use super::geometry::Geometry;
-use super::zones;
-use super::{Attacks, DropLimits, Gen, Hop, Kind, Lend, Mode, Promotion};
-use crate::check::checked::{self, Checked, MoveMode, PieceId, TagId};
+use super::Code;
+use super::moves::{Gen, Hop, Mode, MoveCompiler};
+use super::players::Players;
+use crate::check::checked::{self, Checked, PieceId};
 use crate::check::forms::{Form, Forms};
-use crate::diagnostic::Span;
-use crate::geometry::{Compass, DirectionSet, absolute, images};
+use crate::geometry::{absolute, images};
 
-/// A castle rule as written, for the setup to turn into castling rights.
+/// A piece kind at run time. Kinds reached by promotion are separate kinds that remember what
+/// they demote to, so a promoted Queen knows it was a Pawn.
 #[derive(Clone, Debug)]
-pub struct CastleRule {
-    /// Where the rule is written.
-    pub span: Span,
-    pub kind: usize,
-    pub partner: usize,
-    /// Directions in the player's frame.
-    pub vectors: Vec<(i64, i64)>,
-    pub distance: u32,
-    pub safe: bool,
-    pub any_colour: bool,
-    pub unmoved: bool,
+pub struct Kind {
+    pub name: String,
+    pub letter: String,
+    pub royal: bool,
+    /// The kind this one goes to hand as when captured.
+    pub demotes_to: u8,
+    /// Reached by promotion.
+    pub promoted: bool,
+    /// How positions write it for the first player (`N`, `+P`, `Q~`), unique among kinds.
+    pub text: String,
+    pub promotions: Vec<Promotion>,
+    pub drops: DropLimits,
 }
 
-pub struct Compiled {
+#[derive(Clone, Debug)]
+pub struct Promotion {
+    pub targets: Vec<u8>,
+    pub optional: bool,
+    /// The move may start or end in the zone; otherwise it must end there.
+    pub via: bool,
+    pub zone: u16,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct DropLimits {
+    /// Zones the piece may only be dropped in, and zones it may not be dropped in.
+    pub inside: Vec<u16>,
+    pub outside: Vec<u16>,
+    pub one_per_file: bool,
+    pub no_mate: bool,
+}
+
+/// Moves a piece lends to a neighbour: the lender's code indexes a list of these.
+#[derive(Clone, Debug)]
+pub struct Lend {
+    /// Lent to enemy pieces; otherwise to the lender's own side.
+    pub enemy: bool,
+    /// Where the neighbour stands, as a vector from the lender.
+    pub offset: u16,
+    /// The moves lent, per receiving player.
+    pub moves: Vec<Vec<Gen>>,
+}
+
+/// Attacks of one player, grouped so that "is this square attacked?" walks each line once.
+#[derive(Clone, Debug, Default)]
+pub struct Attacks {
+    /// (reverse vector, kinds able to capture by that leap, lame path from the attacker).
+    pub leaps: Vec<(u16, u64, Vec<u16>)>,
+    /// (reverse vector, kinds able to capture along that line, range).
+    pub slides: Vec<(u16, u64, u16)>,
+    /// (reverse vector, kinds able to capture by hopping along that line, how they land).
+    pub hops: Vec<(u16, u64, Hop)>,
+    /// Kinds that capture anywhere on the board.
+    pub anywhere: u64,
+}
+
+/// Every kind and what it does. A piece code is `1 + kind * players + player`.
+#[derive(Clone, Debug)]
+pub struct PieceTables {
     pub kinds: Vec<Kind>,
+    players: usize,
+    /// The move programs, indexed by piece code.
     pub programs: Vec<Vec<Gen>>,
-    pub attacks: Vec<super::Attacks>,
+    /// Moves lent to neighbours, indexed by the lender's code; empty when no piece lends.
     pub lends: Vec<Vec<Lend>>,
-    pub castle_rules: Vec<CastleRule>,
+    /// Per piece code: two of its rules can reach the same square, so its turns are deduplicated.
+    pub overlapping: Vec<bool>,
+    /// Attack tables, indexed by attacking player.
+    pub attacks: Vec<Attacks>,
+    /// Per capturing player: (reverse vector, kinds) of the one-step captures that may be en
+    /// passant, to tell whether a passed square can be taken at all.
+    pub ep_attacks: Vec<Vec<(u16, u64)>>,
+    /// Some en-passant capture reaches further than one step: passed squares always open.
+    pub ep_always: bool,
+    /// `attacker_bits[player * 256 + code]`: the kind bit of `code` when `player` owns it.
+    pub attacker_bits: Vec<u64>,
+    /// The kind and player of each piece code, looked up rather than divided out on the hot
+    /// path.
+    owners: Vec<(u8, u8)>,
 }
 
-pub struct PieceCompiler<'a> {
-    checked: &'a Checked,
-    geometry: &'a mut Geometry,
-    forward: &'a [Option<Compass>],
-    evaluator: &'a zones::Zones<'a>,
-    pub zones: Vec<Vec<bool>>,
+impl PieceTables {
+    /// Builds every table of the pieces, compiling their moves through `moves`.
+    pub fn new(checked: &Checked, moves: &mut MoveCompiler<'_>, players: &Players) -> Self {
+        let letters: Vec<&str> = checked.pieces.iter().map(|p| p.letter.as_str()).collect();
+        let forms = &checked.forms;
+        let texts = forms.texts(&letters);
+        let kinds: Vec<Kind> = (0..forms.list.len())
+            .map(|form| kind(checked, moves, form, texts[form].clone()))
+            .collect();
+        let count = players.count();
+        let mut tables = PieceTables {
+            players: count,
+            programs: vec![Vec::new(); 1 + kinds.len() * count],
+            lends: Vec::new(),
+            overlapping: Vec::new(),
+            attacks: Vec::new(),
+            ep_attacks: Vec::new(),
+            ep_always: false,
+            attacker_bits: Vec::new(),
+            owners: (0..256usize)
+                .map(|code| {
+                    let i = code.saturating_sub(1);
+                    ((i / count) as u8, (i % count) as u8)
+                })
+                .collect(),
+            kinds,
+        };
+        let no_capture = checked.captures.none;
+        for (kind, form) in forms.list.iter().enumerate() {
+            for player in 0..count {
+                let gens = move_rules(checked, form.shape, 0)
+                    .iter()
+                    .flat_map(|r| moves.gens(r, player, None))
+                    .collect();
+                let code = tables.code(kind, player) as usize;
+                tables.programs[code] = moves_only_if(no_capture, gens);
+            }
+        }
+        tables.lends = lends(checked, moves, players, no_capture);
+        tables.overlapping = tables
+            .programs
+            .iter()
+            .map(|gens| overlapping(gens, &moves.geometry))
+            .collect();
+        tables.attacks = (0..count)
+            .map(|player| tables.attacks_of(player, &mut moves.geometry))
+            .collect();
+        tables.attacker_bits = tables.attacker_bits();
+        tables.en_passant_attacks(&mut moves.geometry);
+        tables
+    }
+
+    #[inline]
+    pub fn code(&self, kind: usize, player: usize) -> Code {
+        (1 + kind * self.players + player) as Code
+    }
+
+    /// The kind and player of a piece code (not [`EMPTY`](super::EMPTY) or
+    /// [`BLOCKED`](super::BLOCKED)).
+    #[inline]
+    pub fn split(&self, code: Code) -> (usize, usize) {
+        let (kind, player) = self.owners[code as usize];
+        (kind as usize, player as usize)
+    }
+
+    /// Every kind, as a mask.
+    pub fn all(&self) -> u64 {
+        (1u64 << self.kinds.len()) - 1
+    }
+
+    /// Groups the capturing moves of `player`'s pieces by line, reversed for the attack test.
+    fn attacks_of(&self, player: usize, geometry: &mut super::Geometry) -> Attacks {
+        let mut attacks = Attacks::default();
+        for kind in 0..self.kinds.len() {
+            let code = self.code(kind, player) as usize;
+            for rule in self.programs[code].iter().filter(|g| g.mode.captures()) {
+                let (dx, dy) = geometry.vectors[rule.vector as usize];
+                let reverse = geometry.vector((-dx, -dy));
+                let bit = 1u64 << kind;
+                if rule.anywhere {
+                    attacks.anywhere |= bit;
+                } else if rule.hop != Hop::No {
+                    add_to(&mut attacks.hops, (reverse, rule.hop), bit);
+                } else if rule.range == 1 {
+                    add_to(&mut attacks.leaps, (reverse, rule.path.clone()), bit);
+                } else {
+                    add_to(&mut attacks.slides, (reverse, rule.range), bit);
+                }
+            }
+        }
+        attacks
+    }
+
+    fn attacker_bits(&self) -> Vec<u64> {
+        let mut bits = vec![0u64; self.players * 256];
+        for kind in 0..self.kinds.len() {
+            for player in 0..self.players {
+                bits[player * 256 + self.code(kind, player) as usize] = 1 << kind;
+            }
+        }
+        bits
+    }
+
+    /// Fills in which captures may be en passant, grouped like the attack tables.
+    fn en_passant_attacks(&mut self, geometry: &mut super::Geometry) {
+        let mut attacks = vec![Vec::<(u16, u64)>::new(); self.players];
+        for kind in 0..self.kinds.len() {
+            for (player, table) in attacks.iter_mut().enumerate() {
+                let code = self.code(kind, player) as usize;
+                for rule in self.programs[code]
+                    .iter()
+                    .filter(|g| g.en_passant && g.mode.captures())
+                {
+                    if rule.range != 1
+                        || rule.hop != Hop::No
+                        || !rule.path.is_empty()
+                        || rule.anywhere
+                    {
+                        self.ep_always = true;
+                        continue;
+                    }
+                    let (dx, dy) = geometry.vectors[rule.vector as usize];
+                    let reverse = geometry.vector((-dx, -dy));
+                    match table.iter_mut().find(|(v, _)| *v == reverse) {
+                        Some(entry) => entry.1 |= 1 << kind,
+                        None => table.push((reverse, 1 << kind)),
+                    }
+                }
+            }
+        }
+        self.ep_attacks = attacks;
+    }
 }
 
 /// Every kind whose form is one of `pieces`: promoted forms of a piece included.
@@ -49,287 +236,118 @@ pub fn kinds_of(forms: &Forms, pieces: &[PieceId]) -> u64 {
         .fold(0, |mask, (kind, _)| mask | 1 << kind)
 }
 
-/// A move's tag as turns carry it: 0 for none, else the tag's number plus one.
-pub fn tag_number(tag: Option<TagId>) -> u16 {
-    tag.map_or(0, |tag| (tag.0 + 1) as u16)
+/// Adds `bit` to the entry of an attack table with this vector and detail, or a new entry.
+fn add_to<D: PartialEq>(table: &mut Vec<(u16, u64, D)>, (vector, detail): (u16, D), bit: u64) {
+    match table
+        .iter_mut()
+        .find(|(v, _, d)| *v == vector && *d == detail)
+    {
+        Some(entry) => entry.1 |= bit,
+        None => table.push((vector, bit, detail)),
+    }
 }
 
-impl<'a> PieceCompiler<'a> {
-    pub fn new(
-        checked: &'a Checked,
-        geometry: &'a mut Geometry,
-        forward: &'a [Option<Compass>],
-        evaluator: &'a zones::Zones<'a>,
-    ) -> Self {
-        PieceCompiler {
-            checked,
-            geometry,
-            forward,
-            evaluator,
-            zones: Vec::new(),
-        }
+/// The kind of one form: it moves and promotes as its shape and goes to hand as its root.
+fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: String) -> Kind {
+    let forms = &checked.forms;
+    let Form { shape, root } = forms.list[form];
+    let piece = &checked.pieces[shape];
+    let promotions = piece
+        .promotions
+        .iter()
+        .map(|promotion| Promotion {
+            targets: promotion
+                .targets
+                .iter()
+                .map(|target| forms.promoted(form, target.0) as u8)
+                .collect(),
+            optional: promotion.optional,
+            via: promotion.via,
+            zone: moves.zone(&promotion.zone),
+        })
+        .collect();
+    let limits = &piece.drops;
+    let drops = DropLimits {
+        inside: limits.inside.iter().map(|zone| moves.zone(zone)).collect(),
+        outside: limits.outside.iter().map(|zone| moves.zone(zone)).collect(),
+        one_per_file: limits.one_per_file,
+        no_mate: limits.no_mate,
+    };
+    Kind {
+        name: piece.name.clone(),
+        letter: piece.letter.clone(),
+        royal: piece.royal,
+        demotes_to: root as u8,
+        promoted: root != shape,
+        text,
+        promotions,
+        drops,
     }
+}
 
-    fn players(&self) -> usize {
-        self.forward.len()
-    }
-
-    pub fn compile(&mut self) -> Compiled {
-        let checked = self.checked;
-        let letters: Vec<&str> = checked.pieces.iter().map(|p| p.letter.as_str()).collect();
-        let forms = &checked.forms;
-        let texts = forms.texts(&letters);
-        let kinds: Vec<Kind> = (0..forms.list.len())
-            .map(|form| self.kind(forms, form, texts[form].clone()))
-            .collect();
-        let source_of: Vec<usize> = forms.list.iter().map(|f| f.shape).collect();
-        let players = self.players();
-        let no_capture = checked.captures.none;
-        let mut programs = vec![Vec::new(); 1 + kinds.len() * players];
-        for (kind, &source) in source_of.iter().enumerate() {
-            for player in 0..players {
-                let rules = self.move_rules(source, 0);
-                let gens = rules
-                    .iter()
-                    .flat_map(|r| self.gens(r, player, None))
-                    .collect();
-                programs[1 + kind * players + player] = moves_only_if(no_capture, gens);
+/// A piece's own move rules, with `like` expanded.
+fn move_rules(checked: &Checked, piece: usize, depth: usize) -> Vec<&checked::MoveRule> {
+    let mut out = Vec::new();
+    for rule in &checked.pieces[piece].moves {
+        match rule.atom {
+            // The checker rejects cycles; the depth bound is a second guard.
+            checked::Atom::Like(other) if depth < 16 => {
+                out.extend(move_rules(checked, other.0, depth + 1))
             }
-        }
-        let attacks = (0..players)
-            .map(|player| attacks_of(&programs, kinds.len(), players, player, self.geometry))
-            .collect();
-        let lends = self.lends(&source_of, no_capture);
-        let castle_rules = self.castle_rules();
-        Compiled {
-            kinds,
-            programs,
-            attacks,
-            lends,
-            castle_rules,
+            checked::Atom::Like(_) => {}
+            _ => out.push(rule),
         }
     }
+    out
+}
 
-    /// The moves each lender code lends, to each neighbour and receiving player.
-    fn lends(&mut self, source_of: &[usize], no_capture: bool) -> Vec<Vec<Lend>> {
-        let players = self.players();
-        let mut lends = vec![Vec::new(); 1 + source_of.len() * players];
-        for (kind, &source) in source_of.iter().enumerate() {
-            let grants = &self.checked.pieces[source].grants;
-            for lender in 0..players {
-                for grant in grants {
-                    let enemy = grant.enemy;
-                    let offsets = images(0, 1)
-                        .into_iter()
-                        .chain(images(1, 1))
-                        .filter(|&v| grant.neighbours.selects(v));
-                    for offset in offsets {
-                        let away = absolute(self.forward[lender], offset);
-                        let moves = (0..players)
-                            .map(|receiver| match (receiver != lender) == enemy {
-                                true => {
-                                    let gens = grant
-                                        .rules
-                                        .iter()
-                                        .flat_map(|r| self.gens(r, receiver, Some(away)))
-                                        .collect();
-                                    moves_only_if(no_capture, gens)
-                                }
-                                false => Vec::new(),
-                            })
+/// The moves each lender code lends, to each neighbour and receiving player; none when no
+/// piece lends.
+fn lends(
+    checked: &Checked,
+    moves: &mut MoveCompiler<'_>,
+    players: &Players,
+    no_capture: bool,
+) -> Vec<Vec<Lend>> {
+    let count = players.count();
+    let forms = &checked.forms.list;
+    let mut lends = vec![Vec::new(); 1 + forms.len() * count];
+    for (kind, form) in forms.iter().enumerate() {
+        for lender in 0..count {
+            for grant in &checked.pieces[form.shape].grants {
+                let offsets = images(0, 1)
+                    .into_iter()
+                    .chain(images(1, 1))
+                    .filter(|&v| grant.neighbours.selects(v));
+                for offset in offsets {
+                    let away = absolute(players.forward[lender], offset);
+                    let moves_of = |receiver: usize, moves: &mut MoveCompiler<'_>| {
+                        if (receiver != lender) != grant.enemy {
+                            return Vec::new();
+                        }
+                        let gens = grant
+                            .rules
+                            .iter()
+                            .flat_map(|r| moves.gens(r, receiver, Some(away)))
                             .collect();
-                        lends[1 + kind * players + lender].push(Lend {
-                            enemy,
-                            offset: self.geometry.vector(away),
-                            moves,
-                        });
-                    }
+                        moves_only_if(no_capture, gens)
+                    };
+                    let lent = (0..count)
+                        .map(|receiver| moves_of(receiver, moves))
+                        .collect();
+                    lends[1 + kind * count + lender].push(Lend {
+                        enemy: grant.enemy,
+                        offset: moves.geometry.vector(away),
+                        moves: lent,
+                    });
                 }
             }
         }
-        match lends.iter().all(Vec::is_empty) {
-            true => Vec::new(),
-            false => lends,
-        }
     }
-
-    /// The kind of one form: it moves and promotes as its shape and goes to hand as its root.
-    fn kind(&mut self, forms: &Forms, form: usize, text: String) -> Kind {
-        let Form { shape, root } = forms.list[form];
-        let piece = &self.checked.pieces[shape];
-        let promotions = piece
-            .promotions
-            .iter()
-            .map(|promotion| Promotion {
-                targets: promotion
-                    .targets
-                    .iter()
-                    .map(|target| forms.promoted(form, target.0) as u8)
-                    .collect(),
-                optional: promotion.optional,
-                via: promotion.via,
-                zone: self.zone(&promotion.zone),
-            })
-            .collect();
-        Kind {
-            name: piece.name.clone(),
-            letter: piece.letter.clone(),
-            royal: piece.royal,
-            demotes_to: root as u8,
-            promoted: root != shape,
-            text,
-            promotions,
-            drops: self.drop_limits(&piece.drops),
-        }
+    match lends.iter().all(Vec::is_empty) {
+        true => Vec::new(),
+        false => lends,
     }
-
-    /// A piece's own move rules, with `like` expanded.
-    fn move_rules(&self, index: usize, depth: usize) -> Vec<&'a checked::MoveRule> {
-        let mut out = Vec::new();
-        for rule in &self.checked.pieces[index].moves {
-            match rule.atom {
-                // The checker rejects cycles; the depth bound is a second guard.
-                checked::Atom::Like(piece) if depth < 16 => {
-                    out.extend(self.move_rules(piece.0, depth + 1))
-                }
-                checked::Atom::Like(_) => {}
-                _ => out.push(rule),
-            }
-        }
-        out
-    }
-
-    /// Registers a zone, evaluated for every player, and returns its index.
-    pub(super) fn zone(&mut self, expr: &checked::ZoneExpr) -> u16 {
-        let mut set = Vec::with_capacity(self.players() * self.geometry.squares());
-        for player in 0..self.players() {
-            set.extend(self.evaluator.evaluate(expr, player));
-        }
-        if let Some(existing) = self.zones.iter().position(|z| *z == set) {
-            return existing as u16;
-        }
-        self.zones.push(set);
-        (self.zones.len() - 1) as u16
-    }
-
-    fn drop_limits(&mut self, limits: &checked::DropLimits) -> DropLimits {
-        DropLimits {
-            inside: limits.inside.iter().map(|zone| self.zone(zone)).collect(),
-            outside: limits.outside.iter().map(|zone| self.zone(zone)).collect(),
-            one_per_file: limits.one_per_file,
-            no_mate: limits.no_mate,
-        }
-    }
-
-    /// The compiled moves of one rule for one player; `away` is the line from a lending piece
-    /// to the piece it lends the rule to.
-    pub(super) fn gens(
-        &mut self,
-        rule: &checked::MoveRule,
-        player: usize,
-        away: Option<(i32, i32)>,
-    ) -> Vec<Gen> {
-        let forward = self.forward[player];
-        let mode = match rule.mode {
-            None => Mode::Both,
-            Some(MoveMode::MoveOnly) => Mode::MoveOnly,
-            Some(MoveMode::CaptureOnly) => Mode::CaptureOnly,
-        };
-        let lines = vec![(0, 1), (1, 1)];
-        let mut hop = Hop::No;
-        let (bases, set, range): (Vec<(i64, i64)>, DirectionSet, u16) = match rule.atom {
-            checked::Atom::Step(set) => (lines, set, 1),
-            checked::Atom::Slide(set, up_to) => (lines, set, range_of(up_to)),
-            checked::Atom::Leap(v, set) => (vec![v], set, 1),
-            checked::Atom::Ride(v, set, up_to) => (vec![v], set, range_of(up_to)),
-            checked::Atom::Hop(set, beyond) => {
-                hop = if beyond {
-                    Hop::AnywhereBeyond
-                } else {
-                    Hop::JustBeyond
-                };
-                (lines, set, u16::MAX)
-            }
-            checked::Atom::Anywhere => (Vec::new(), DirectionSet::of([]), 1),
-            checked::Atom::Like(_) => return Vec::new(),
-        };
-        let from_zone = rule.from.as_ref().map(|zone| self.zone(zone));
-        let (lame, passable, en_passant, first) =
-            (rule.lame, rule.passable, rule.en_passant, rule.first);
-        let tag = tag_number(rule.tag);
-        let mut lines: Vec<((i32, i32), Vec<u16>)> = Vec::new();
-        for (a, b) in bases {
-            for image in images(a, b).into_iter().filter(|&v| set.selects(v)) {
-                let path = if lame { lame_path(image) } else { Vec::new() };
-                let path = path
-                    .into_iter()
-                    .map(|p| self.geometry.vector(absolute(forward, p)))
-                    .collect();
-                lines.push((absolute(forward, image), path));
-            }
-        }
-        if let Some(away) = away.filter(|_| set.away) {
-            lines.push((away, Vec::new()));
-        }
-        let anywhere = rule.atom == checked::Atom::Anywhere;
-        if anywhere {
-            lines.push(((0, 1), Vec::new()));
-        }
-        let mut out = Vec::new();
-        for (vector, path) in lines {
-            let vector = self.geometry.vector(vector);
-            if !out.iter().any(|g: &Gen| g.vector == vector) {
-                out.push(Gen {
-                    vector,
-                    range,
-                    mode,
-                    from_zone,
-                    path,
-                    passable,
-                    en_passant,
-                    hop,
-                    first,
-                    tag,
-                    anywhere,
-                });
-            }
-        }
-        out
-    }
-
-    fn castle_rules(&self) -> Vec<CastleRule> {
-        let mut out = Vec::new();
-        for (kind, piece) in self.checked.pieces.iter().enumerate() {
-            for castle in &piece.castles {
-                let vectors = images(0, 1)
-                    .into_iter()
-                    .filter(|&v| castle.lines.selects(v))
-                    .collect();
-                out.push(CastleRule {
-                    span: castle.span,
-                    kind,
-                    partner: castle.partner.0,
-                    vectors,
-                    distance: castle.distance,
-                    safe: castle.safe,
-                    any_colour: castle.any_colour,
-                    unmoved: castle.unmoved,
-                });
-            }
-        }
-        out
-    }
-}
-
-fn range_of(up_to: Option<u32>) -> u16 {
-    up_to.map_or(u16::MAX, |n| n.min(u32::from(u16::MAX)) as u16)
-}
-
-/// The squares a lame leap passes, in the player's frame: one step along the longer axis
-/// first, then towards the target.
-fn lame_path((x, y): (i64, i64)) -> Vec<(i64, i64)> {
-    let n = x.abs().max(y.abs());
-    (1..n).map(|k| (k * x / n, k * y / n)).collect()
 }
 
 /// Turns every move into a move that only moves, in a game where nothing is captured.
@@ -341,54 +359,28 @@ fn moves_only_if(no_capture: bool, mut gens: Vec<Gen>) -> Vec<Gen> {
     gens
 }
 
-/// Groups the capturing moves of `player`'s pieces by line, reversed for the attack test.
-fn attacks_of(
-    programs: &[Vec<Gen>],
-    kinds: usize,
-    players: usize,
-    player: usize,
-    geometry: &mut Geometry,
-) -> Attacks {
-    let mut attacks = Attacks::default();
-    for kind in 0..kinds {
-        for rule in programs[1 + kind * players + player]
-            .iter()
-            .filter(|g| g.mode.captures())
-        {
-            let (dx, dy) = geometry.vectors[rule.vector as usize];
-            let reverse = geometry.vector((-dx, -dy));
-            let bit = 1u64 << kind;
-            if rule.anywhere {
-                attacks.anywhere |= bit;
-            } else if rule.hop != Hop::No {
-                match attacks
-                    .hops
-                    .iter_mut()
-                    .find(|(v, _, h)| *v == reverse && *h == rule.hop)
-                {
-                    Some(entry) => entry.1 |= bit,
-                    None => attacks.hops.push((reverse, bit, rule.hop)),
-                }
-            } else if rule.range == 1 {
-                match attacks
-                    .leaps
-                    .iter_mut()
-                    .find(|(v, _, p)| *v == reverse && *p == rule.path)
-                {
-                    Some(entry) => entry.1 |= bit,
-                    None => attacks.leaps.push((reverse, bit, rule.path.clone())),
-                }
-            } else {
-                match attacks
-                    .slides
-                    .iter_mut()
-                    .find(|(v, _, r)| *v == reverse && *r == rule.range)
-                {
-                    Some(entry) => entry.1 |= bit,
-                    None => attacks.slides.push((reverse, bit, rule.range)),
-                }
-            }
-        }
-    }
-    attacks
+/// Whether two of a piece's rules may make the same move, so that its moves need sorting out:
+/// rules that can both move, or both capture, to the same displacement (`move anywhere` meets
+/// everything; `slide orthogonal` meets `leap (0,2)`).
+fn overlapping(gens: &[Gen], geometry: &super::Geometry) -> bool {
+    let longest = geometry.width.max(geometry.height) as i32;
+    let reach = |rule: &Gen| -> Option<Vec<(i32, i32)>> {
+        let (dx, dy) = geometry.vectors[rule.vector as usize];
+        let steps = match rule.hop {
+            Hop::No => (rule.range as i32).min(longest),
+            _ => longest,
+        };
+        (!rule.anywhere).then(|| (1..=steps).map(|k| (dx * k, dy * k)).collect())
+    };
+    let reaches: Vec<Option<Vec<(i32, i32)>>> = gens.iter().map(reach).collect();
+    let meet = |a: usize, b: usize| {
+        let modes = (gens[a].mode.moves() && gens[b].mode.moves())
+            || (gens[a].mode.captures() && gens[b].mode.captures());
+        let squares = match (&reaches[a], &reaches[b]) {
+            (Some(a), Some(b)) => a.iter().any(|v| b.contains(v)),
+            _ => true,
+        };
+        modes && squares
+    };
+    (0..gens.len()).any(|a| (a + 1..gens.len()).any(|b| meet(a, b)))
 }

@@ -2,9 +2,72 @@
 //! choice of plans, each a sequence of steps. The engine runs these programs depth first and
 //! never sees the syntax tree.
 
-use super::pieces::{PieceCompiler, kinds_of, tag_number};
-use super::{Gen, Kind, Mode};
+use super::counters::{self, Counter};
+use super::moves::{Gen, Mode, MoveCompiler, tag_number};
+use super::pieces::kinds_of;
 use crate::check::checked::{self, Checked, PieceId};
+
+/// Everything a turn can be: the phases of the game with their turn programs, the triggers
+/// that add steps after a move, and the counters that turns change.
+#[derive(Clone, Debug)]
+pub struct TurnTables {
+    /// The phases of the game; a game without phases has one.
+    pub phases: Vec<Phase>,
+    pub triggers: Vec<Trigger>,
+    pub counters: Vec<Counter>,
+    /// A turn of one move of any piece: what a player could do next, for the `checked` event.
+    pub move_plan: Plan,
+}
+
+impl TurnTables {
+    /// Builds the turn programs, compiling their moves (arrows) through `moves`; `kinds` is
+    /// every kind, as a mask.
+    pub fn new(checked: &Checked, moves: &mut MoveCompiler<'_>, kinds: u64) -> TurnTables {
+        let mut compiler = TurnCompiler {
+            moves,
+            all: kinds,
+            checked,
+        };
+        let forms = &checked.forms;
+        TurnTables {
+            phases: checked.phases.iter().map(|p| compiler.phase(p)).collect(),
+            triggers: compiler.triggers(),
+            counters: counters::counters(&checked.counters, |piece| kinds_of(forms, &[piece])),
+            move_plan: Plan {
+                steps: vec![Step {
+                    optional: false,
+                    condition: None,
+                    action: Action::Move { pieces: u64::MAX },
+                }],
+            },
+        }
+    }
+
+    /// Whether some turn offers the pie choice.
+    pub fn has_pie(&self) -> bool {
+        self.phases
+            .iter()
+            .flat_map(|p| {
+                p.ordinary
+                    .iter()
+                    .chain(p.periodic.iter().flat_map(|(_, plans)| plans))
+            })
+            .flat_map(|plan| &plan.steps)
+            .any(|step| matches!(step.action, Action::Pie))
+    }
+
+    /// Whether some turn places a piece and then moves: two placements may then end in the
+    /// same position, and are one turn.
+    pub fn placement_then_move(&self) -> bool {
+        self.phases.iter().flat_map(|p| &p.ordinary).any(|plan| {
+            let at =
+                |wanted: fn(&Action) -> bool| plan.steps.iter().position(|s| wanted(&s.action));
+            let drop = at(|a| matches!(a, Action::Drop { .. }));
+            let moves = at(|a| matches!(a, Action::Move { .. }));
+            matches!((drop, moves), (Some(d), Some(m)) if d < m)
+        })
+    }
+}
 
 /// When a phase hands over to the next one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,30 +170,21 @@ pub struct ArrowCase {
     pub flights: Vec<Vec<Gen>>,
 }
 
-/// Every kind, as a mask.
-pub fn all_kinds(kinds: &[Kind]) -> u64 {
-    (1u64 << kinds.len()) - 1
-}
-
-pub(super) struct TurnCompiler<'c, 'a> {
-    pub pieces: &'c mut PieceCompiler<'a>,
-    pub kinds: &'c [Kind],
-    pub checked: &'a Checked,
+struct TurnCompiler<'c, 'a> {
+    moves: &'c mut MoveCompiler<'a>,
+    /// Every kind, as a mask.
+    all: u64,
+    checked: &'c Checked,
 }
 
 impl TurnCompiler<'_, '_> {
-    pub fn phases(&mut self) -> Vec<Phase> {
-        let checked = self.checked;
-        checked.phases.iter().map(|p| self.phase(p)).collect()
-    }
-
-    pub fn triggers(&mut self) -> Vec<Trigger> {
+    fn triggers(&mut self) -> Vec<Trigger> {
         let checked = self.checked;
         checked
             .triggers
             .iter()
             .map(|trigger| Trigger {
-                zone: self.pieces.zone(&trigger.zone),
+                zone: self.moves.zone(&trigger.zone),
                 pieces: self.named(&trigger.pieces),
                 plans: self.plans(&trigger.plans),
             })
@@ -190,7 +244,7 @@ impl TurnCompiler<'_, '_> {
     /// The kinds of a list of pieces; every kind when the list is empty.
     fn named(&self, pieces: &[PieceId]) -> u64 {
         match pieces {
-            [] => all_kinds(self.kinds),
+            [] => self.all,
             _ => kinds_of(&self.checked.forms, pieces),
         }
     }
@@ -206,7 +260,7 @@ impl TurnCompiler<'_, '_> {
                     checked::DropZone::NextTo(piece) => {
                         DropZone::NextTo(kinds_of(&self.checked.forms, &[*piece]))
                     }
-                    checked::DropZone::Zone(zone) => DropZone::Fixed(self.pieces.zone(zone)),
+                    checked::DropZone::Zone(zone) => DropZone::Fixed(self.moves.zone(zone)),
                 }),
             },
             checked::Action::Shoot(cases) => Action::Shoot(
@@ -230,7 +284,7 @@ impl TurnCompiler<'_, '_> {
             .map(|player| {
                 rules
                     .iter()
-                    .flat_map(|r| self.pieces.gens(r, player, None))
+                    .flat_map(|r| self.moves.gens(r, player, None))
                     .map(|g| Gen {
                         mode: Mode::MoveOnly,
                         ..g
@@ -244,7 +298,7 @@ impl TurnCompiler<'_, '_> {
     fn removal(&self, removal: &checked::Removal) -> Action {
         let forms = &self.checked.forms;
         let except = kinds_of(forms, &removal.except);
-        let all = all_kinds(self.kinds) & !except;
+        let all = self.all & !except;
         let mut groups: Vec<(u64, u64)> = removal
             .groups
             .iter()
@@ -256,8 +310,8 @@ impl TurnCompiler<'_, '_> {
             })
             .collect();
         match groups.last_mut() {
-            Some(last) => last.0 = all_kinds(self.kinds),
-            None => groups.push((all_kinds(self.kinds), all)),
+            Some(last) => last.0 = self.all,
+            None => groups.push((self.all, all)),
         }
         Action::Remove {
             enemy: removal.enemy,

@@ -2,7 +2,6 @@
 //! right, en-passant square, phase, player out of the game, the pie swap, and each player's
 //! count of turns in the phase, so a position's hash changes incrementally with each part.
 
-use super::Ruleset;
 use crate::random::Random;
 
 /// Hand counts above this share a key; no variant holds that many of one kind.
@@ -27,18 +26,19 @@ pub struct Zobrist {
 }
 
 impl Zobrist {
-    pub fn new(rules: &Ruleset) -> Self {
-        let squares = rules.geometry.squares();
+    /// Keys for a game of `squares` squares, `players` players, `kinds` kinds and `phases`
+    /// phases.
+    pub fn new(squares: usize, players: usize, kinds: usize, phases: usize) -> Self {
         // A fixed start, so hashes are the same on every run.
         let mut random = Random::from_state(0x9E37_79B9_7F4A_7C15);
         let mut table = |n: usize| (0..n).map(|_| random.next_u64()).collect::<Vec<u64>>();
         let piece = table(256 * squares);
-        let hand = table(rules.players() * rules.kinds.len() * HAND_SLOTS);
-        let to_move = table(rules.players());
+        let hand = table(players * kinds * HAND_SLOTS);
+        let to_move = table(players);
         let castling = table(32);
         let ep = table(squares);
-        let phases = table(rules.phases.len() + 1);
-        let out = table(rules.players());
+        let phases = table(phases + 1);
+        let out = table(players);
         let extra = table(3);
         Zobrist {
             squares,

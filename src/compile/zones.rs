@@ -1,21 +1,56 @@
-//! Zones evaluated into square sets, once per player. Named zones are evaluated once each, in
-//! the checker's dependency order, so no chain or fan of references costs more than its size.
+//! Zones as square sets, one per player, for the engine to look up; and their evaluation from
+//! the file's zone expressions. Named zones are evaluated once each, in the checker's
+//! dependency order, so no chain or fan of references costs more than its size.
 
-use super::geometry::Geometry;
+use super::geometry::{Geometry, Sq};
 use crate::check::checked::{Checked, Comparison, Linear, ZoneCases, ZoneExpr};
 use crate::geometry::Compass;
 
-/// Every named zone of a file, evaluated for every player.
-pub struct Zones<'a> {
+/// The zones the rules use, each a set of squares per player.
+#[derive(Clone, Debug)]
+pub struct ZoneSets {
+    squares: usize,
+    /// `sets[zone][player * squares + sq]`.
+    sets: Vec<Vec<bool>>,
+}
+
+impl ZoneSets {
+    pub fn new(squares: usize) -> ZoneSets {
+        ZoneSets {
+            squares,
+            sets: Vec::new(),
+        }
+    }
+
+    /// Adds a zone given as a set per player, one after the other; a zone equal to one already
+    /// there is that one. Returns its index.
+    pub fn add(&mut self, set: Vec<bool>) -> u16 {
+        if let Some(existing) = self.sets.iter().position(|z| *z == set) {
+            return existing as u16;
+        }
+        self.sets.push(set);
+        (self.sets.len() - 1) as u16
+    }
+
+    /// Whether `sq` is in `zone` for `player`.
+    #[inline]
+    pub fn contains(&self, zone: u16, player: usize, sq: Sq) -> bool {
+        self.sets[zone as usize][player * self.squares + sq as usize]
+    }
+}
+
+/// Every named zone of a file, evaluated for every player, and any zone expression evaluated
+/// on demand.
+pub struct ZoneEvaluator<'a> {
     geometry: &'a Geometry,
     forward: &'a [Option<Compass>],
     /// `named[zone][player][square]`, by zone id.
     named: Vec<Vec<Vec<bool>>>,
 }
 
-impl<'a> Zones<'a> {
+impl<'a> ZoneEvaluator<'a> {
     pub fn new(checked: &Checked, geometry: &'a Geometry, forward: &'a [Option<Compass>]) -> Self {
-        let mut zones = Zones {
+        let mut zones = ZoneEvaluator {
             geometry,
             forward,
             named: vec![Vec::new(); checked.zones.len()],

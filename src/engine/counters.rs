@@ -9,7 +9,7 @@ use crate::geometry::relative;
 
 impl<'r> Position<'r> {
     pub fn counter(&self, player: usize, counter: usize) -> u16 {
-        self.counters[player * self.rules.counters.len() + counter]
+        self.counters[player * self.rules.turns.counters.len() + counter]
     }
 
     /// Applies, for each player and counter, the first rule whose event this turn of `mover`
@@ -22,9 +22,9 @@ impl<'r> Position<'r> {
             lost,
         };
         let alive = self.alive;
-        for player in (0..rules.players()).filter(|&p| alive & (1 << p) != 0) {
+        for player in (0..rules.players.count()).filter(|&p| alive & (1 << p) != 0) {
             let mut checked = None;
-            for index in 0..rules.counters.len() {
+            for index in 0..rules.turns.counters.len() {
                 let value = self.counted(index, player, &turn_events, &mut checked);
                 if value != self.counter(player, index) {
                     self.set_counter(player, index, value);
@@ -42,7 +42,7 @@ impl<'r> Position<'r> {
         turn: &TurnEvents<'_>,
         checked: &mut Option<bool>,
     ) -> u16 {
-        let counter = &self.rules.counters[index];
+        let counter = &self.rules.turns.counters[index];
         let value = self.counter(player, index);
         let action = counter.rules.iter().find_map(|&(event, action)| {
             self.happened(event, player, turn, checked)
@@ -62,7 +62,7 @@ impl<'r> Position<'r> {
     ) -> bool {
         match event {
             Event::Move(directions) => {
-                let forward = self.rules.forward[player];
+                let forward = self.rules.players.forward[player];
                 player == turn.mover
                     && turn
                         .moved
@@ -96,11 +96,15 @@ impl<'r> Position<'r> {
     pub fn threats(&mut self, victim: usize, by: usize, enough: usize) -> Vec<Sq> {
         let rules = self.rules;
         let mut found = Vec::new();
-        if !rules.has_royal() {
+        if !rules.derived.royal {
             return found;
         }
         let mut replies = self.scratch.pop().unwrap_or_default();
-        self.pseudo_turns(by, std::slice::from_ref(&rules.move_plan), &mut replies);
+        self.pseudo_turns(
+            by,
+            std::slice::from_ref(&rules.turns.move_plan),
+            &mut replies,
+        );
         for reply in &replies {
             if found.len() >= enough {
                 break;
@@ -120,15 +124,15 @@ impl<'r> Position<'r> {
     /// counters change only on moves and turn ends, their new values follow from the turn alone.
     pub(super) fn within_limits(&mut self, turn: &Turn, player: usize) -> bool {
         let rules = self.rules;
-        if rules.simple_limits {
-            let no_losses = vec![0; rules.players()];
+        if rules.derived.simple_limits {
+            let no_losses = vec![0; rules.players.count()];
             let events = TurnEvents {
                 mover: player,
                 moved: turn.last_move().map(|m| self.displacement(m.from, m.to)),
                 lost: &no_losses,
             };
-            return (0..rules.counters.len()).all(|index| {
-                rules.counters[index]
+            return (0..rules.turns.counters.len()).all(|index| {
+                rules.turns.counters[index]
                     .limit
                     .is_none_or(|limit| self.counted(index, player, &events, &mut None) <= limit)
             });
@@ -136,6 +140,7 @@ impl<'r> Position<'r> {
         self.make_as(turn, player);
         let rules = self.rules;
         let within = rules
+            .turns
             .counters
             .iter()
             .enumerate()

@@ -16,7 +16,7 @@ impl Position<'_> {
     /// Settles the start of the turn. `passed` is the square a piece passed on the turn just
     /// made and `victim` where that piece stands: en passant belongs to whoever plays next.
     pub(super) fn start_turn(&mut self, passed: Sq, victim: Sq) {
-        if !self.rules.eliminates {
+        if !self.rules.endings.eliminates {
             return;
         }
         let first = self.to_move;
@@ -42,12 +42,17 @@ impl Position<'_> {
     /// that player was taken out and the turn passed on.
     fn take_out_losers(&mut self) -> bool {
         let rules = self.rules;
-        let Some(last) = rules.end.iter().rposition(|&(o, _)| o == Outcome::Lose) else {
+        let Some(last) = rules
+            .endings
+            .rules
+            .iter()
+            .rposition(|&(o, _)| o == Outcome::Lose)
+        else {
             return false;
         };
         let mut turns: Option<Vec<Turn>> = None;
         let mut taken_out = false;
-        for (index, &(outcome, condition)) in rules.end[..=last].iter().enumerate() {
+        for (index, &(outcome, condition)) in rules.endings.rules[..=last].iter().enumerate() {
             if (outcome, condition) == (Outcome::Lose, EndCondition::Exposed) {
                 self.take_out_exposed(index);
                 if self.players_in() <= 1 {
@@ -99,7 +104,7 @@ impl Position<'_> {
             if exposed == 0 {
                 return;
             }
-            for player in (0..self.rules.players()).filter(|p| exposed & (1 << p) != 0) {
+            for player in (0..self.rules.players.count()).filter(|p| exposed & (1 << p) != 0) {
                 self.take_out(player, rule, mover);
             }
         }
@@ -107,7 +112,7 @@ impl Position<'_> {
 
     /// The other players still in whose royal piece `mover` attacks, as bits.
     pub(super) fn exposed_players(&self, mover: usize) -> u32 {
-        (0..self.rules.players())
+        (0..self.rules.players.count())
             .filter(|&p| p != mover && self.alive & (1 << p) != 0)
             .filter(|&p| self.royal_attacked_by(p, mover))
             .fold(0, |bits, p| bits | 1 << p)
@@ -123,14 +128,14 @@ impl Position<'_> {
                 self.clear_square(sq, player);
             }
         }
-        for kind in 0..self.rules.kinds.len() {
+        for kind in 0..self.rules.pieces.kinds.len() {
             let slot = self.hand_slot(player, kind);
             if self.hands[slot] > 0 {
                 self.set_hand(slot, 0);
             }
         }
         // Their castling rights go with their pieces.
-        let theirs = (self.rules.castles.iter().enumerate())
+        let theirs = (self.rules.castling.rights.iter().enumerate())
             .filter(|(_, right)| right.player == player)
             .fold(0u32, |bits, (bit, _)| bits | 1 << bit);
         let castling = self.castling & !theirs;

@@ -12,7 +12,7 @@ impl Position<'_> {
     /// alone.
     pub(super) fn keep_legal(&mut self, player: usize, out: &mut Vec<Turn>) {
         let rules = self.rules;
-        match rules.legality {
+        match rules.derived.legality {
             Legality::Free => return,
             Legality::Reply => {
                 out.retain(|turn| self.survives_replies(turn, player));
@@ -22,7 +22,7 @@ impl Position<'_> {
         }
         let royal = self.single_royal(player);
         let attacker = self.next_player(player);
-        let quiet = rules.legality == Legality::Pins
+        let quiet = rules.derived.legality == Legality::Pins
             && royal != NO_SQUARE
             && !self.attacked(royal, attacker);
         let mut pins = std::mem::take(&mut self.pins);
@@ -38,7 +38,10 @@ impl Position<'_> {
                 }
                 // A drop only adds a piece, so it cannot expose the royal piece.
                 PartKind::Drop
-                    if single && !rules.kinds[rules.split(main.piece).0].drops.no_mate =>
+                    if single
+                        && !rules.pieces.kinds[rules.pieces.split(main.piece).0]
+                            .drops
+                            .no_mate =>
                 {
                     true
                 }
@@ -71,7 +74,7 @@ impl Position<'_> {
     /// `by` may make (within the limits of their counters).
     fn removes_royal(&mut self, reply: &Turn, by: usize, victim: usize) -> bool {
         self.takes_royal(reply, by, victim)
-            && (!self.rules.counter_limits || self.within_limits(reply, by))
+            && (!self.rules.derived.counter_limits || self.within_limits(reply, by))
     }
 
     /// Whether the parts of `reply`, made by `by`, take `victim`'s last royal piece off the
@@ -115,7 +118,7 @@ impl Position<'_> {
         }
         (0..self.board.len() as Sq).any(|sq| {
             self.piece(self.board[sq as usize])
-                .is_some_and(|(kind, p)| p == player && self.rules.kinds[kind].royal)
+                .is_some_and(|(kind, p)| p == player && self.rules.pieces.kinds[kind].royal)
                 && test(sq)
         })
     }
@@ -162,8 +165,8 @@ impl Position<'_> {
     /// A drop of a `no-mate` piece that leaves the opponent without a legal turn while in
     /// check. Called with the drop made.
     fn drop_mates(&mut self, turn: &Turn) -> bool {
-        let (kind, _) = self.rules.split(turn.main().piece);
-        if !self.rules.kinds[kind].drops.no_mate || !self.in_check() {
+        let (kind, _) = self.rules.pieces.split(turn.main().piece);
+        if !self.rules.pieces.kinds[kind].drops.no_mate || !self.in_check() {
             return false;
         }
         let mut replies = Vec::new();

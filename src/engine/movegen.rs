@@ -11,8 +11,8 @@ impl Position<'_> {
     pub fn attacked(&self, sq: Sq, attacker: usize) -> bool {
         let rules = self.rules;
         let geometry = &rules.geometry;
-        let attacks = &rules.attacks[attacker];
-        let bits = &rules.attacker_bits[attacker * 256..attacker * 256 + 256];
+        let attacks = &rules.pieces.attacks[attacker];
+        let bits = &rules.pieces.attacker_bits[attacker * 256..attacker * 256 + 256];
         for (vector, kinds, path) in &attacks.leaps {
             let from = geometry.step(*vector, sq);
             if from == NO_SQUARE || bits[self.board[from as usize] as usize] & kinds == 0 {
@@ -80,7 +80,7 @@ impl Position<'_> {
             match self.piece(code) {
                 Some((kind, owner)) if owner == player && kinds & (1 << kind) != 0 => {
                     self.piece_turns(from, code, player, base, out);
-                    if self.rules.free_castlers & (1 << kind) != 0 {
+                    if self.rules.castling.free_castlers & (1 << kind) != 0 {
                         self.free_castling(from, kind, player, base, out);
                     }
                 }
@@ -88,7 +88,7 @@ impl Position<'_> {
             }
         }
         self.castling_turns(player, kinds, base, out);
-        if !self.rules.lends.is_empty() {
+        if !self.rules.pieces.lends.is_empty() {
             self.lent_moves(player, kinds, base, out);
         }
     }
@@ -104,7 +104,7 @@ impl Position<'_> {
     ) {
         let rules = self.rules;
         let geometry = &rules.geometry;
-        for castle in rules.free_castles.iter().filter(|c| c.kind == kind) {
+        for castle in rules.castling.free.iter().filter(|c| c.kind == kind) {
             if castle.unmoved && !self.unmoved[from as usize] {
                 continue;
             }
@@ -181,13 +181,13 @@ impl Position<'_> {
             code,
         };
         self.program_turns(&moving, out);
-        if self.rules.overlapping[code as usize] {
+        if self.rules.pieces.overlapping[code as usize] {
             dedupe(out, start);
         }
     }
 
     fn program_turns(&self, moving: &Moving<'_>, out: &mut Vec<Turn>) {
-        for rule in &self.rules.programs[moving.code as usize] {
+        for rule in &self.rules.pieces.programs[moving.code as usize] {
             self.rule_turns(rule, moving, out);
         }
     }
@@ -198,7 +198,7 @@ impl Position<'_> {
         let from = moving.from;
         if rule
             .from_zone
-            .is_some_and(|z| !rules.in_zone(z, moving.player, from))
+            .is_some_and(|z| !rules.zones.contains(z, moving.player, from))
             || (rule.first && !self.unmoved[from as usize])
         {
             return;
@@ -263,7 +263,12 @@ impl Position<'_> {
         let rules = self.rules;
         for lender in 0..self.board.len() as Sq {
             let code = self.board[lender as usize];
-            let Some(lends) = rules.lends.get(code as usize).filter(|l| !l.is_empty()) else {
+            let Some(lends) = rules
+                .pieces
+                .lends
+                .get(code as usize)
+                .filter(|l| !l.is_empty())
+            else {
                 continue;
             };
             for lend in lends {
@@ -353,8 +358,8 @@ impl Position<'_> {
     /// Whether the piece's move to `to` captures by custodian capture.
     fn flanks(&self, to: Sq, moving: &Moving<'_>) -> bool {
         let rules = self.rules;
-        !rules.custodian.is_empty()
-            && rules.custodian[moving.player]
+        !rules.captures.custodian.is_empty()
+            && rules.captures.custodian[moving.player]
                 .iter()
                 .any(|&line| self.flanked(to, line, moving.player, moving.from).is_some())
     }
@@ -394,7 +399,7 @@ impl Position<'_> {
             from, code, base, ..
         } = moving;
         let base = *base;
-        let (kind, player) = rules.split(code);
+        let (kind, player) = rules.pieces.split(code);
         let plain = Part {
             kind: PartKind::Move,
             piece: code,
@@ -403,9 +408,9 @@ impl Position<'_> {
         };
         let mut forced = false;
         let mut targets = 0u64;
-        for promotion in &rules.kinds[kind].promotions {
-            let applies = rules.in_zone(promotion.zone, player, to)
-                || (promotion.via && rules.in_zone(promotion.zone, player, from));
+        for promotion in &rules.pieces.kinds[kind].promotions {
+            let applies = rules.zones.contains(promotion.zone, player, to)
+                || (promotion.via && rules.zones.contains(promotion.zone, player, from));
             if applies {
                 forced |= !promotion.optional;
                 targets = promotion.targets.iter().fold(targets, |t, &k| t | 1 << k);
@@ -415,7 +420,7 @@ impl Position<'_> {
         while remaining != 0 {
             let target = remaining.trailing_zeros() as usize;
             remaining &= remaining - 1;
-            let piece = rules.code(target, player);
+            let piece = rules.pieces.code(target, player);
             out.push(finish(base.with(Part {
                 kind: PartKind::Promote,
                 piece,
@@ -428,7 +433,7 @@ impl Position<'_> {
     }
 
     fn castling_turns(&self, mover: usize, kinds: u64, base: &Turn, out: &mut Vec<Turn>) {
-        for (bit, right) in self.rules.castles.iter().enumerate() {
+        for (bit, right) in self.rules.castling.rights.iter().enumerate() {
             if self.castling & (1 << bit) == 0 || right.player != mover {
                 continue;
             }
@@ -477,12 +482,12 @@ impl Position<'_> {
         out: &mut Vec<Turn>,
     ) {
         let rules = self.rules;
-        for kind in 0..rules.kinds.len() {
+        for kind in 0..rules.pieces.kinds.len() {
             if self.hands[self.hand_slot(mover, kind)] == 0 || kinds & (1 << kind) == 0 {
                 continue;
             }
-            let code = rules.code(kind, mover);
-            let limits = &rules.kinds[kind].drops;
+            let code = rules.pieces.code(kind, mover);
+            let limits = &rules.pieces.kinds[kind].drops;
             let taken_files = if limits.one_per_file {
                 self.files_holding(code)
             } else {
@@ -492,8 +497,14 @@ impl Position<'_> {
                 let file = rules.geometry.coords[to as usize].0;
                 if self.board[to as usize] != EMPTY
                     || zone.is_some_and(|z| !self.in_drop_zone(z, mover, to))
-                    || limits.inside.iter().any(|&z| !rules.in_zone(z, mover, to))
-                    || limits.outside.iter().any(|&z| rules.in_zone(z, mover, to))
+                    || limits
+                        .inside
+                        .iter()
+                        .any(|&z| !rules.zones.contains(z, mover, to))
+                    || limits
+                        .outside
+                        .iter()
+                        .any(|&z| rules.zones.contains(z, mover, to))
                     || taken_files & (1 << file) != 0
                 {
                     continue;
@@ -511,8 +522,8 @@ impl Position<'_> {
     fn in_drop_zone(&self, zone: DropZone, player: usize, sq: Sq) -> bool {
         let rules = self.rules;
         match zone {
-            DropZone::Fixed(z) => rules.in_zone(z, player, sq),
-            DropZone::NextTo(kinds) => rules.neighbours.iter().any(|&v| {
+            DropZone::Fixed(z) => rules.zones.contains(z, player, sq),
+            DropZone::NextTo(kinds) => rules.geometry.neighbours.iter().any(|&v| {
                 let next = rules.geometry.step(v, sq);
                 next != NO_SQUARE
                     && self

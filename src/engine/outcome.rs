@@ -40,7 +40,7 @@ impl<'r> Position<'r> {
             let reason = "the last phase of the game has ended".to_string();
             return Some(self.draw(reason, "last phase ended"));
         }
-        if self.rules.eliminates && self.players_in() <= 1 {
+        if self.rules.endings.eliminates && self.players_in() <= 1 {
             let (reason, cause) = self.last_out_reason();
             return Some(Ending::Win {
                 players: self.alive,
@@ -49,9 +49,9 @@ impl<'r> Position<'r> {
             });
         }
         let rules = self.rules;
-        for &(outcome, condition) in &rules.end {
+        for &(outcome, condition) in &rules.endings.rules {
             // Where players are taken out, `lose` rules were applied as the turn started.
-            if rules.eliminates && outcome == Outcome::Lose {
+            if rules.endings.eliminates && outcome == Outcome::Lose {
                 continue;
             }
             if self.holds(condition, turns) {
@@ -61,7 +61,7 @@ impl<'r> Position<'r> {
         turns.is_empty().then(|| {
             let reason = format!(
                 "{} has no move, and no end rule decides this",
-                rules.player_names[self.to_move]
+                rules.players.names[self.to_move]
             );
             self.draw(reason, "no move, undecided")
         })
@@ -70,9 +70,10 @@ impl<'r> Position<'r> {
     /// Whether an end rule ends the game although the player to move has `turns` (not empty).
     pub(super) fn ends_early(&mut self, turns: &[Turn]) -> bool {
         let rules = self.rules;
-        (rules.eliminates && self.players_in() <= 1)
+        (rules.endings.eliminates && self.players_in() <= 1)
             || rules
-                .early_ends
+                .endings
+                .early
                 .iter()
                 .any(|&condition| self.holds(condition, turns))
     }
@@ -96,7 +97,7 @@ impl<'r> Position<'r> {
     /// Why `player` lost or the game ended by `condition`, judged with `by` to move.
     fn reason(&self, condition: EndCondition, player: usize, by: usize) -> String {
         let rules = self.rules;
-        let name = &rules.player_names[player];
+        let name = &rules.players.names[player];
         match condition {
             EndCondition::Checkmated => format!("{name} is checkmated"),
             EndCondition::Stalemated => format!("{name} is stalemated"),
@@ -108,12 +109,12 @@ impl<'r> Position<'r> {
                 format!("{n} plies passed without a capture or a counted move")
             }
             EndCondition::Immobilized(kinds) => {
-                let piece = &rules.kinds[kinds.trailing_zeros() as usize].name;
+                let piece = &rules.pieces.kinds[kinds.trailing_zeros() as usize].name;
                 format!("{name}'s {piece} cannot move, and no action this turn frees it")
             }
             EndCondition::Exposed => format!(
                 "{name} is checkmated: {} attacks their royal piece",
-                rules.player_names[by]
+                rules.players.names[by]
             ),
         }
     }
@@ -122,7 +123,7 @@ impl<'r> Position<'r> {
     fn last_out_reason(&self) -> (String, &'static str) {
         match self.last_out {
             Some(out) => {
-                let condition = self.rules.end[out.rule as usize].1;
+                let condition = self.rules.endings.rules[out.rule as usize].1;
                 let reason = self.reason(condition, out.player as usize, out.by as usize);
                 (reason, condition.keyword())
             }
@@ -176,7 +177,7 @@ impl<'r> Position<'r> {
             .board
             .iter()
             .any(|&c| self.piece(c).is_some_and(|(_, p)| p == player));
-        let kinds = self.rules.kinds.len();
+        let kinds = self.rules.pieces.kinds.len();
         let in_hand = self.hands[player * kinds..(player + 1) * kinds]
             .iter()
             .any(|&n| n > 0);

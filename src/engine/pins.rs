@@ -46,9 +46,9 @@ impl Pins {
     pub fn compute(&mut self, position: &Position<'_>, royal: Sq, player: usize, attacker: usize) {
         self.clear();
         let rules = position.rules;
-        let bits = &rules.attacker_bits[attacker * 256..attacker * 256 + 256];
+        let bits = &rules.pieces.attacker_bits[attacker * 256..attacker * 256 + 256];
         let mut next_bit = 0u32;
-        for &(vector, kinds, range) in &rules.attacks[attacker].slides {
+        for &(vector, kinds, range) in &rules.pieces.attacks[attacker].slides {
             let (own, steps) = position.first_piece(vector, royal, range);
             let ours = own != NO_SQUARE
                 && position

@@ -110,10 +110,10 @@ impl<'r> Position<'r> {
     pub fn start(rules: &'r Ruleset) -> Self {
         let mut position = Position {
             rules,
-            board: rules.start_board.clone(),
-            hands: rules.start_hands.clone(),
+            board: rules.start.board.clone(),
+            hands: rules.start.hands.clone(),
             to_move: 0,
-            castling: rules.start_castling,
+            castling: rules.start.castling,
             ep: NO_SQUARE,
             ep_victim: NO_SQUARE,
             ep_player: 0,
@@ -122,15 +122,15 @@ impl<'r> Position<'r> {
             hash: 0,
             royals: [NO_SQUARE; MAX_TRACKED],
             royal_overflow: false,
-            alive: (1u32 << rules.players()) - 1,
+            alive: (1u32 << rules.players.count()) - 1,
             last_out: None,
             phase: 0,
-            phase_turns: vec![0; rules.players()],
+            phase_turns: vec![0; rules.players.count()],
             swapped: false,
-            counters: vec![0; rules.players() * rules.counters.len()],
-            lost: vec![0; rules.players()],
+            counters: vec![0; rules.players.count() * rules.turns.counters.len()],
+            lost: vec![0; rules.players.count()],
             pins: Pins::new(rules.geometry.squares()),
-            unmoved: rules.start_board.iter().map(|&c| c != EMPTY).collect(),
+            unmoved: rules.start.board.iter().map(|&c| c != EMPTY).collect(),
             undo: Vec::with_capacity(64),
             journal: Vec::with_capacity(256),
             scratch: Vec::new(),
@@ -156,10 +156,10 @@ impl<'r> Position<'r> {
     pub fn refresh(&mut self) {
         self.forget_ready();
         self.royals = [NO_SQUARE; MAX_TRACKED];
-        let mut counts = vec![0usize; self.rules.players()];
+        let mut counts = vec![0usize; self.rules.players.count()];
         for (sq, &code) in self.board.iter().enumerate() {
             if let Some((kind, player)) = self.piece(code)
-                && self.rules.kinds[kind].royal
+                && self.rules.pieces.kinds[kind].royal
             {
                 counts[player] += 1;
                 if player < MAX_TRACKED {
@@ -168,14 +168,12 @@ impl<'r> Position<'r> {
             }
         }
         // A royal piece in hand could be dropped, adding a second one on the board.
-        let royal_in_hand = self
-            .hands
-            .iter()
-            .enumerate()
-            .any(|(slot, &n)| n > 0 && self.rules.kinds[slot % self.rules.kinds.len()].royal);
+        let royal_in_hand = self.hands.iter().enumerate().any(|(slot, &n)| {
+            n > 0 && self.rules.pieces.kinds[slot % self.rules.pieces.kinds.len()].royal
+        });
         self.royal_overflow = royal_in_hand
-            || self.rules.royalty_changes
-            || self.rules.players() > MAX_TRACKED
+            || self.rules.derived.royalty_changes
+            || self.rules.players.count() > MAX_TRACKED
             || counts.iter().any(|&n| n > 1);
         self.hash = self.compute_hash();
     }
@@ -211,12 +209,12 @@ impl<'r> Position<'r> {
     /// The kind and player of a code, or `None` for empty and blocked squares.
     #[inline]
     pub fn piece(&self, code: Code) -> Option<(usize, usize)> {
-        (code != EMPTY && code != BLOCKED).then(|| self.rules.split(code))
+        (code != EMPTY && code != BLOCKED).then(|| self.rules.pieces.split(code))
     }
 
     /// The next player in turn order who is still in the game.
     pub fn next_player(&self, player: usize) -> usize {
-        let players = self.rules.players();
+        let players = self.rules.players.count();
         (1..=players)
             .map(|step| (player + step) % players)
             .find(|&p| self.alive & (1 << p) != 0)
@@ -224,7 +222,7 @@ impl<'r> Position<'r> {
     }
 
     pub fn hand_slot(&self, player: usize, kind: usize) -> usize {
-        player * self.rules.kinds.len() + kind
+        player * self.rules.pieces.kinds.len() + kind
     }
 
     /// What each player's count of turns in the phase matters modulo.
@@ -234,7 +232,7 @@ impl<'r> Position<'r> {
 
     /// The phase being played, or `None` once the last phase has ended.
     pub fn current_phase(&self) -> Option<&'r Phase> {
-        self.rules.phases.get(self.phase as usize)
+        self.rules.turns.phases.get(self.phase as usize)
     }
 
     // -----------------------------------------------------------------------------------------
@@ -290,7 +288,7 @@ impl<'r> Position<'r> {
     }
 
     pub(super) fn set_counter(&mut self, player: usize, counter: usize, value: u16) {
-        let slot = player * self.rules.counters.len() + counter;
+        let slot = player * self.rules.turns.counters.len() + counter;
         let old = self.counters[slot];
         self.journal.push(Change::Counter(slot as u16, old));
         let z = &self.rules.zobrist;
@@ -334,9 +332,9 @@ impl<'r> Position<'r> {
     /// rules say so, as the kind it demotes to.
     fn capture(&mut self, sq: Sq, capturer: usize) {
         if let Some((kind, player)) = self.piece(self.board[sq as usize]) {
-            let slot = self.hand_slot(capturer, self.rules.kinds[kind].demotes_to as usize);
+            let slot = self.hand_slot(capturer, self.rules.pieces.kinds[kind].demotes_to as usize);
             // A full hand (255 of a kind) takes no more.
-            if self.rules.capture_to_hand && self.hands[slot] < u8::MAX {
+            if self.rules.captures.to_hand && self.hands[slot] < u8::MAX {
                 self.set_hand(slot, self.hands[slot] + 1);
             }
             self.lift(sq, kind, player);
@@ -356,7 +354,7 @@ impl<'r> Position<'r> {
         if let Some(lost) = self.lost.get_mut(player) {
             *lost |= 1 << kind;
         }
-        if self.rules.kinds[kind].royal && self.royals.get(player) == Some(&sq) {
+        if self.rules.pieces.kinds[kind].royal && self.royals.get(player) == Some(&sq) {
             self.set_royal(player, NO_SQUARE);
         }
         self.put(sq, EMPTY);
@@ -365,12 +363,12 @@ impl<'r> Position<'r> {
     /// Applies one part of a turn of `mover` to the board and hands.
     #[inline]
     pub(super) fn apply(&mut self, part: &Part, mover: usize) {
-        if self.rules.first_moves {
+        if self.rules.derived.first_moves {
             self.note_unmoved(part.from, false);
             // A dropped piece counts as unmoved where the start position has it, as when a
             // position is read.
             let fresh = part.kind == PartKind::Drop
-                && self.rules.start_board[part.to as usize] == part.piece;
+                && self.rules.start.board[part.to as usize] == part.piece;
             self.note_unmoved(part.to, fresh);
         }
         match part.kind {
@@ -379,22 +377,22 @@ impl<'r> Position<'r> {
                     self.capture(part.to, mover);
                 }
                 if let Some((kind, player)) = self.piece(part.piece)
-                    && self.rules.kinds[kind].royal
+                    && self.rules.pieces.kinds[kind].royal
                 {
                     self.set_royal(player, part.to);
                 }
                 self.put(part.from, EMPTY);
                 self.put(part.to, part.piece);
-                if part.kind != PartKind::Partner && !self.rules.custodian.is_empty() {
+                if part.kind != PartKind::Partner && !self.rules.captures.custodian.is_empty() {
                     self.custodian_captures(part.to, mover);
                 }
             }
             PartKind::Drop => {
-                let (kind, _) = self.rules.split(part.piece);
+                let (kind, _) = self.rules.pieces.split(part.piece);
                 let slot = self.hand_slot(mover, kind);
                 self.set_hand(slot, self.hands[slot] - 1);
                 self.put(part.to, part.piece);
-                if self.rules.kinds[kind].royal {
+                if self.rules.pieces.kinds[kind].royal {
                     self.set_royal(mover, part.to);
                 }
             }
@@ -419,7 +417,7 @@ impl<'r> Position<'r> {
     /// `mover` directly beyond it.
     fn custodian_captures(&mut self, arrived: Sq, mover: usize) {
         let rules = self.rules;
-        for &line in &rules.custodian[mover] {
+        for &line in &rules.captures.custodian[mover] {
             if let Some(taken) = self.flanked(arrived, line, mover, NO_SQUARE) {
                 self.capture(taken, mover);
             }
@@ -443,7 +441,7 @@ impl<'r> Position<'r> {
     /// more than two players, taking out the players who lose there).
     pub fn make(&mut self, turn: &Turn) {
         self.make_as(turn, self.to_move);
-        if self.rules.eliminates {
+        if self.rules.endings.eliminates {
             let victim = turn.last_move().map_or(NO_SQUARE, |m| m.to);
             self.start_turn(turn.passed, victim);
         }
@@ -471,16 +469,16 @@ impl<'r> Position<'r> {
         let rules = self.rules;
         let z = &rules.zobrist;
         self.close_en_passant();
-        let mut quiet = !(turn.captures && rules.captures_break_quiet);
+        let mut quiet = !(turn.captures && rules.endings.captures_break_quiet);
         let mut castling = self.castling;
         self.lost.fill(0);
         for part in turn.parts() {
             if matches!(part.kind, PartKind::Move | PartKind::Promote) {
                 if let Some((kind, _)) = self.piece(self.board[part.from as usize]) {
-                    quiet &= rules.quiet_breakers & (1 << kind) == 0;
+                    quiet &= rules.endings.quiet_breakers & (1 << kind) == 0;
                 }
-                castling &= !(rules.castle_clear[part.from as usize]
-                    | rules.castle_clear[part.to as usize]);
+                castling &= !(rules.castling.clear[part.from as usize]
+                    | rules.castling.clear[part.to as usize]);
             }
             self.apply(part, mover);
         }
@@ -493,7 +491,7 @@ impl<'r> Position<'r> {
         } else {
             0
         };
-        if !rules.counters.is_empty() {
+        if !rules.turns.counters.is_empty() {
             let lost = std::mem::take(&mut self.lost);
             self.count_events(turn, mover, &lost);
             self.lost = lost;
@@ -535,7 +533,7 @@ impl<'r> Position<'r> {
     /// Ends `mover`'s turn: counts it, moves on to the next phase if this one is over, and
     /// hands the turn to the next player. Returns that player.
     fn pass_turn(&mut self, mover: usize) -> usize {
-        if self.rules.counts_turns && self.current_phase().is_some() {
+        if self.rules.derived.counts_turns && self.current_phase().is_some() {
             self.set_phase_turns(mover, self.phase_turns[mover].saturating_add(1));
         }
         self.hand_on(mover)
@@ -545,10 +543,12 @@ impl<'r> Position<'r> {
     /// phase), and returns them.
     pub(super) fn hand_on(&mut self, player: usize) -> usize {
         let next = match self.current_phase() {
-            Some(phase) if self.rules.counts_turns => match self.next_mover(phase, player) {
-                Some(next) => next,
-                None => self.enter_phase(self.phase as usize + 1, player),
-            },
+            Some(phase) if self.rules.derived.counts_turns => {
+                match self.next_mover(phase, player) {
+                    Some(next) => next,
+                    None => self.enter_phase(self.phase as usize + 1, player),
+                }
+            }
             _ => self.next_player(player),
         };
         if next <= player {
@@ -567,7 +567,7 @@ impl<'r> Position<'r> {
                 PhaseEnd::Never => false,
                 PhaseEnd::Once => self.phase_turns[player] >= 1,
                 PhaseEnd::HandEmpty => {
-                    let kinds = self.rules.kinds.len();
+                    let kinds = self.rules.pieces.kinds.len();
                     self.hands[player * kinds..(player + 1) * kinds]
                         .iter()
                         .all(|&n| n == 0)
@@ -605,7 +605,7 @@ impl<'r> Position<'r> {
     /// Starts phase `index`, or the first phase after it that is not already over, and
     /// returns its first mover; past the last phase, `player` keeps the turn.
     fn enter_phase(&mut self, index: usize, player: usize) -> usize {
-        for index in index..=self.rules.phases.len() {
+        for index in index..=self.rules.turns.phases.len() {
             let z = &self.rules.zobrist;
             self.hash ^= z.phase(self.phase) ^ z.phase(index as u8);
             for p in 0..self.phase_turns.len() {
@@ -645,11 +645,11 @@ impl<'r> Position<'r> {
     /// Whether `player` has a piece that could capture en passant on `sq`. The square is opened
     /// (and hashed) only then, so positions that differ only by an unusable square are equal.
     pub fn can_take_en_passant(&self, sq: Sq, player: usize) -> bool {
-        if self.rules.ep_always {
+        if self.rules.pieces.ep_always {
             return true;
         }
-        let bits = &self.rules.attacker_bits[player * 256..player * 256 + 256];
-        self.rules.ep_attacks[player]
+        let bits = &self.rules.pieces.attacker_bits[player * 256..player * 256 + 256];
+        self.rules.pieces.ep_attacks[player]
             .iter()
             .any(|&(vector, kinds)| {
                 let from = self.rules.geometry.step(vector, sq);

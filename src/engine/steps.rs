@@ -19,7 +19,7 @@ impl Request {
     pub(super) fn every_turn(player: usize, rules: &crate::compile::Ruleset) -> Self {
         Request {
             player,
-            movers: rules.kind_bits(),
+            movers: rules.pieces.all(),
             enough: usize::MAX,
         }
     }
@@ -43,7 +43,7 @@ impl<'r> Position<'r> {
 
     /// With no turn the game is over anyway; otherwise only some end rules can end it.
     fn clear_if_ended(&mut self, out: &mut Vec<Turn>) {
-        if !self.rules.early_ends.is_empty() && !out.is_empty() && self.ends_early(out) {
+        if !self.rules.endings.early.is_empty() && !out.is_empty() && self.ends_early(out) {
             out.clear();
         }
     }
@@ -61,7 +61,7 @@ impl<'r> Position<'r> {
             }
         }
         self.ways(out);
-        if self.rules.placement_then_move {
+        if self.rules.derived.placement_then_move {
             self.merge_same_results(out);
         }
     }
@@ -118,20 +118,20 @@ impl<'r> Position<'r> {
     ) {
         out.clear();
         // Royal safety and counter limits may still refuse a turn that was made.
-        if self.rules.has_royal() || self.rules.counter_limits {
+        if self.rules.derived.royal || self.rules.derived.counter_limits {
             request.enough = usize::MAX;
         }
         for plan in plans {
             self.steps(request, &plan.steps, Turn::EMPTY, out);
         }
-        if !self.rules.lends.is_empty() {
+        if !self.rules.pieces.lends.is_empty() {
             merge_identical(out);
         }
         self.keep_legal(request.player, out);
-        if self.rules.counter_limits {
+        if self.rules.derived.counter_limits {
             out.retain(|turn| self.within_limits(turn, request.player));
         }
-        if self.rules.compulsory_capture && out.iter().any(|t| t.captures) {
+        if self.rules.captures.compulsory && out.iter().any(|t| t.captures) {
             out.retain(|t| t.captures);
         }
     }
@@ -161,7 +161,7 @@ impl<'r> Position<'r> {
             return;
         }
         let triggers =
-            matches!(step.action, Action::Move { .. }) && !self.rules.triggers.is_empty();
+            matches!(step.action, Action::Move { .. }) && !self.rules.turns.triggers.is_empty();
         if rest.is_empty() && !triggers {
             self.choices(request, &step.action, partial, out);
             return;
@@ -191,15 +191,15 @@ impl<'r> Position<'r> {
     fn fired(&self, player: usize, turn: &Turn) -> Option<&'r Trigger> {
         let rules = self.rules;
         let moved = turn.last_move()?;
-        let (kind, _) = rules.split(moved.piece);
+        let (kind, _) = rules.pieces.split(moved.piece);
         let enters = |t: &&Trigger| {
             t.pieces & (1 << kind) != 0
-                && rules.in_zone(t.zone, player, moved.to)
-                && !rules.in_zone(t.zone, player, moved.from)
+                && rules.zones.contains(t.zone, player, moved.to)
+                && !rules.zones.contains(t.zone, player, moved.from)
         };
-        let trigger = rules.triggers.iter().find(enters)?;
-        let royal_lost = rules.has_royal()
-            && (0..rules.players()).any(|p| self.alive & (1 << p) != 0 && !self.has_royal(p));
+        let trigger = rules.turns.triggers.iter().find(enters)?;
+        let royal_lost = rules.derived.royal
+            && (0..rules.players.count()).any(|p| self.alive & (1 << p) != 0 && !self.has_royal(p));
         (!royal_lost).then_some(trigger)
     }
 

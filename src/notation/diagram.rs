@@ -23,13 +23,14 @@ pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) 
     let rules = position.rules;
     let geometry = &rules.geometry;
     let cell = rules
+        .pieces
         .kinds
         .iter()
         .map(|k| k.letter.len())
         .max()
         .unwrap_or(1)
         + 1
-        + usize::from(rules.players() > 2);
+        + usize::from(rules.players.count() > 2);
     let mut out = String::new();
     for rank in (0..geometry.height as i32).rev() {
         out.push_str(&format!("{:>3} ", rank + 1));
@@ -49,15 +50,16 @@ pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) 
     }
     out.push('\n');
     let status = match position.ending() {
-        Some(ending) => format!("result: {}", ending.describe(&rules.player_names)),
-        None => format!("to move: {}", rules.player_names[position.to_move]),
+        Some(ending) => format!("result: {}", ending.describe(&rules.players.names)),
+        None => format!("to move: {}", rules.players.names[position.to_move]),
     };
     out.push_str(&format!("\n{status}\n"));
     out.push_str(&out_line(position));
     out.push_str(&check_line(position));
     out.push_str(&phase_lines(position));
-    for (player, name) in rules.player_names.iter().enumerate() {
+    for (player, name) in rules.players.names.iter().enumerate() {
         let held: Vec<String> = rules
+            .pieces
             .kinds
             .iter()
             .enumerate()
@@ -77,9 +79,9 @@ pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) 
 /// The players who have left the game, if any.
 fn out_line(position: &Position<'_>) -> String {
     let rules = position.rules;
-    let out: Vec<&str> = (0..rules.players())
+    let out: Vec<&str> = (0..rules.players.count())
         .filter(|p| position.alive & (1 << p) == 0)
-        .map(|p| rules.player_names[p].as_str())
+        .map(|p| rules.players.names[p].as_str())
         .collect();
     match out.is_empty() {
         true => String::new(),
@@ -94,7 +96,7 @@ fn phase_lines(position: &Position<'_>) -> String {
     let Some(phase) = position.current_phase() else {
         return "phase: the last phase has ended\n".to_string();
     };
-    if rules.phases.len() > 1 {
+    if rules.turns.phases.len() > 1 {
         out.push_str(&format!("phase: {}\n", phase.name));
     }
     for &(period, _) in &phase.periodic {
@@ -106,7 +108,7 @@ fn phase_lines(position: &Position<'_>) -> String {
                 let wait = period - played % period;
                 format!(
                     "{} in {wait} (turn {} of the phase)",
-                    rules.player_names[p],
+                    rules.players.names[p],
                     played.saturating_add(wait)
                 )
             })
@@ -127,8 +129,8 @@ pub fn square_text(position: &Position<'_>, sq: Sq) -> String {
         EMPTY => ".".to_string(),
         BLOCKED => "*".to_string(),
         code => {
-            let (kind, player) = rules.split(code);
-            super::fen::written(rules, &rules.kinds[kind].letter, player)
+            let (kind, player) = rules.pieces.split(code);
+            super::fen::written(rules, &rules.pieces.kinds[kind].letter, player)
         }
     }
 }
@@ -146,8 +148,8 @@ pub fn checking_pieces<'r>(position: &mut Position<'r>) -> Vec<(&'r str, Sq)> {
         .threats(mover, attacker, usize::MAX)
         .into_iter()
         .map(|sq| {
-            let (kind, _) = rules.split(position.board[sq as usize]);
-            (rules.kinds[kind].name.as_str(), sq)
+            let (kind, _) = rules.pieces.split(position.board[sq as usize]);
+            (rules.pieces.kinds[kind].name.as_str(), sq)
         })
         .collect()
 }
@@ -163,7 +165,7 @@ fn check_line(position: &mut Position<'_>) -> String {
         true => String::new(),
         false => format!(
             "check: {} is in check from {}\n",
-            rules.player_names[position.to_move],
+            rules.players.names[position.to_move],
             pieces.join(" and ")
         ),
     }

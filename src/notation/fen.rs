@@ -34,8 +34,8 @@ pub fn write(position: &mut Position<'_>) -> String {
     let mut out = board_text(position);
     if has_hands(rules) {
         out.push('[');
-        for player in 0..rules.players() {
-            for (kind, info) in rules.kinds.iter().enumerate() {
+        for player in 0..rules.players.count() {
+            for (kind, info) in rules.pieces.kinds.iter().enumerate() {
                 let count = position.hands[position.hand_slot(player, kind)];
                 out.push_str(&written(rules, &info.letter, player).repeat(count as usize));
             }
@@ -47,7 +47,7 @@ pub fn write(position: &mut Position<'_>) -> String {
         out.push(colour(rules, position.to_move));
         out.push(' ');
         out.extend(
-            (0..rules.players())
+            (0..rules.players.count())
                 .filter(|p| position.alive & (1 << p) != 0)
                 .map(|p| colour(rules, p)),
         );
@@ -85,19 +85,19 @@ pub fn write(position: &mut Position<'_>) -> String {
 fn state_words(position: &Position<'_>) -> Vec<String> {
     let rules = position.rules;
     let mut words = Vec::new();
-    if rules.phases.len() > 1 {
+    if rules.turns.phases.len() > 1 {
         let name = position.current_phase().map_or("-", |p| &p.name);
         words.push(format!("phase={name}"));
     }
-    if rules.counts_turns {
+    if rules.derived.counts_turns {
         let counts: Vec<String> = position.phase_turns.iter().map(u32::to_string).collect();
         words.push(format!("turns={}", counts.join(",")));
     }
     if position.swapped {
         words.push("swapped".to_string());
     }
-    for (index, counter) in rules.counters.iter().enumerate() {
-        let values: Vec<String> = (0..rules.players())
+    for (index, counter) in rules.turns.counters.iter().enumerate() {
+        let values: Vec<String> = (0..rules.players.count())
             .map(|p| position.counter(p, index).to_string())
             .collect();
         words.push(format!("{}={}", counter.name, values.join(",")));
@@ -120,21 +120,21 @@ fn per_player<T: std::str::FromStr>(list: &str, players: usize) -> Option<Vec<T>
 fn read_counter(position: &mut Position<'_>, word: &str) -> Result<(), String> {
     let rules = position.rules;
     let (name, list) = word.split_once('=').unwrap_or((word, ""));
-    let Some(index) = rules.counters.iter().position(|c| c.name == name) else {
+    let Some(index) = rules.turns.counters.iter().position(|c| c.name == name) else {
         let mut known = vec!["phase", "turns"];
-        known.extend(rules.counters.iter().map(|c| c.name.as_str()));
+        known.extend(rules.turns.counters.iter().map(|c| c.name.as_str()));
         return Err(format!(
             "`{name}` is not a word of this game's positions (they are {})",
             known.join(", ")
         ));
     };
-    let values: Vec<u16> = per_player(list, rules.players()).ok_or_else(|| {
+    let values: Vec<u16> = per_player(list, rules.players.count()).ok_or_else(|| {
         format!(
             "`{name}=` gives the counter for each player: {} numbers",
-            rules.players()
+            rules.players.count()
         )
     })?;
-    let counters = rules.counters.len();
+    let counters = rules.turns.counters.len();
     for (player, value) in values.into_iter().enumerate() {
         position.counters[player * counters + index] = value;
     }
@@ -148,14 +148,14 @@ fn read_state(position: &mut Position<'_>, words: &[Located<'_>]) -> Result<(), 
     for &(start, word) in words {
         let error = |message: String| NotationError::new(message, start, start + word.len());
         if word == "swapped" {
-            if !rules.has_pie() {
+            if !rules.turns.has_pie() {
                 return Err(error(
                     "this game has no pie choice to swap colours".to_string(),
                 ));
             }
             position.swapped = true;
         } else if let Some(name) = word.strip_prefix("phase=") {
-            let names: Vec<&str> = rules.phases.iter().map(|p| p.name.as_str()).collect();
+            let names: Vec<&str> = rules.turns.phases.iter().map(|p| p.name.as_str()).collect();
             position.phase = match names.iter().position(|n| *n == name) {
                 Some(index) => index as u8,
                 None if name == "-" => names.len() as u8,
@@ -168,10 +168,10 @@ fn read_state(position: &mut Position<'_>, words: &[Located<'_>]) -> Result<(), 
             };
             phase_given = true;
         } else if let Some(list) = word.strip_prefix("turns=") {
-            position.phase_turns = per_player(list, rules.players()).ok_or_else(|| {
+            position.phase_turns = per_player(list, rules.players.count()).ok_or_else(|| {
                 error(format!(
                     "`turns=` gives each player's turns in the phase: {} numbers, such as `turns=0,0`",
-                    rules.players()
+                    rules.players.count()
                 ))
             })?;
         } else {
@@ -188,7 +188,7 @@ fn read_state(position: &mut Position<'_>, words: &[Located<'_>]) -> Result<(), 
         return Err(NotationError::new(
             format!(
                 "{} has no turn to play in phase `{}`",
-                rules.player_names[position.to_move], phase.name
+                rules.players.names[position.to_move], phase.name
             ),
             start,
             start + word.len(),
@@ -198,7 +198,7 @@ fn read_state(position: &mut Position<'_>, words: &[Located<'_>]) -> Result<(), 
 }
 
 fn has_hands(rules: &Ruleset) -> bool {
-    rules.capture_to_hand || rules.start_hands.iter().any(|&n| n > 0)
+    rules.captures.to_hand || rules.start.hands.iter().any(|&n| n > 0)
 }
 
 /// A piece letter as written for its player: with two players, capitals for the first and
@@ -213,18 +213,18 @@ pub fn written(rules: &Ruleset, letter: &str, player: usize) -> String {
 
 /// Whether pieces are written with a colour letter: games of more than two players.
 fn coloured(rules: &Ruleset) -> bool {
-    rules.players() > 2
+    rules.players.count() > 2
 }
 
 /// The letter naming a player in positions of more than two players.
 pub(super) fn colour(rules: &Ruleset, player: usize) -> char {
-    let name = &rules.player_names[player];
+    let name = &rules.players.names[player];
     name.chars().next().map_or('?', |c| c.to_ascii_lowercase())
 }
 
 /// The player a colour letter names.
 fn player_of(rules: &Ruleset, letter: u8) -> Option<usize> {
-    (0..rules.players()).find(|&p| colour(rules, p) == letter as char)
+    (0..rules.players.count()).find(|&p| colour(rules, p) == letter as char)
 }
 
 fn board_text(position: &Position<'_>) -> String {
@@ -262,14 +262,15 @@ fn piece_text(rules: &Ruleset, code: Code) -> String {
     if code == BLOCKED {
         return "*".to_string();
     }
-    let (kind, player) = rules.split(code);
-    written(rules, &rules.kinds[kind].text, player)
+    let (kind, player) = rules.pieces.split(code);
+    written(rules, &rules.pieces.kinds[kind].text, player)
 }
 
 fn castling_text(position: &Position<'_>) -> String {
     let rules = position.rules;
     let mut rights: Vec<(usize, bool, String)> = rules
-        .castles
+        .castling
+        .rights
         .iter()
         .enumerate()
         .filter(|(bit, _)| position.castling & (1 << bit) != 0)
@@ -291,7 +292,8 @@ fn castling_text(position: &Position<'_>) -> String {
 fn same_pieces<'r>(rules: &'r Ruleset, right: &CastleRight) -> impl Iterator<Item = usize> + 'r {
     let key = (right.player, right.king_from, right.rook_from);
     rules
-        .castles
+        .castling
+        .rights
         .iter()
         .enumerate()
         .filter(move |(_, r)| (r.player, r.king_from, r.rook_from) == key)
@@ -304,7 +306,8 @@ fn same_pieces<'r>(rules: &'r Ruleset, right: &CastleRight) -> impl Iterator<Ite
 fn right_letters(rules: &Ruleset, right: &CastleRight) -> String {
     let pairs = |keep: &dyn Fn(&CastleRight) -> bool| {
         let mut found: Vec<(Sq, Sq)> = rules
-            .castles
+            .castling
+            .rights
             .iter()
             .filter(|r| r.player == right.player && keep(r))
             .map(|r| (r.king_from, r.rook_from))
@@ -383,7 +386,7 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
     // A piece counts as unmoved where the start position has the same piece.
     for (sq, unmoved) in position.unmoved.iter_mut().enumerate() {
         let code = position.board[sq];
-        *unmoved = code != EMPTY && code == rules.start_board[sq];
+        *unmoved = code != EMPTY && code == rules.start.board[sq];
     }
     position.refresh();
     position.begin_turn(passed.0, passed.1);
@@ -395,24 +398,28 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
 /// a piece can become royal by promotion.
 fn check_royals(position: &Position<'_>, start: usize, len: usize) -> Result<(), NotationError> {
     let rules = position.rules;
-    if !rules.has_royal() || rules.royalty_changes {
+    if !rules.derived.royal || rules.derived.royalty_changes {
         return Ok(());
     }
-    let royal_target = rules.kinds.iter().any(|k| {
-        k.promotions
-            .iter()
-            .any(|p| p.targets.iter().any(|&t| rules.kinds[t as usize].royal))
+    let royal_target = rules.pieces.kinds.iter().any(|k| {
+        k.promotions.iter().any(|p| {
+            p.targets
+                .iter()
+                .any(|&t| rules.pieces.kinds[t as usize].royal)
+        })
     });
     // With more than two players, a royal piece is only safe from the next player: another
     // may take it, and the game goes on as its rules say.
-    let may_lose = rules.players() > 2
+    let may_lose = rules.players.count() > 2
         || rules
-            .end
+            .endings
+            .rules
             .iter()
             .any(|&(_, c)| c == EndCondition::RoyalCaptured);
     let at_start = Position::start(rules);
     let error = |m: String| NotationError::new(m, start, start + len);
     let royal_kinds: Vec<&str> = rules
+        .pieces
         .kinds
         .iter()
         .filter(|k| k.royal && !k.promoted)
@@ -422,16 +429,16 @@ fn check_royals(position: &Position<'_>, start: usize, len: usize) -> Result<(),
         [one] => *one,
         _ => "royal piece",
     };
-    for player in (0..rules.players()).filter(|&p| position.alive & (1 << p) != 0) {
+    for player in (0..rules.players.count()).filter(|&p| position.alive & (1 << p) != 0) {
         let (have, allowed) = (royals_of(position, player), royals_of(&at_start, player));
-        let name = &rules.player_names[player];
+        let name = &rules.players.names[player];
         if have == 0 && allowed > 0 && !may_lose {
             return Err(error(format!(
                 "{name} has no {royal}: every position of this game has one"
             )));
         }
         // Where royal pieces can be taken and captures go to hand, a hand may hold one.
-        let taken_to_hand = may_lose && rules.capture_to_hand;
+        let taken_to_hand = may_lose && rules.captures.to_hand;
         if have > allowed && !royal_target && !taken_to_hand {
             return Err(error(format!(
                 "{name} has {have} {royal}s: this game gives them at most {allowed}"
@@ -449,28 +456,29 @@ fn check_royals(position: &Position<'_>, start: usize, len: usize) -> Result<(),
 pub fn royal_left_attacked(position: &Position<'_>) -> Option<(usize, String)> {
     let rules = position.rules;
     let taking_is_a_rule = rules
-        .end
+        .endings
+        .rules
         .iter()
         .any(|&(_, c)| matches!(c, EndCondition::RoyalCaptured | EndCondition::Exposed));
-    let alternating =
-        rules.players() == 2 && matches!(rules.phases.as_slice(), [only] if only.movers.len() == 2);
-    if !rules.has_royal() || taking_is_a_rule || !alternating {
+    let alternating = rules.players.count() == 2
+        && matches!(rules.turns.phases.as_slice(), [only] if only.movers.len() == 2);
+    if !rules.derived.royal || taking_is_a_rule || !alternating {
         return None;
     }
     let mover = position.to_move;
     let last = 1 - mover;
     let attacked = (0..position.board.len()).find_map(|sq| {
         let (kind, owner) = position.piece(position.board[sq])?;
-        let exposed = owner == last && rules.kinds[kind].royal;
+        let exposed = owner == last && rules.pieces.kinds[kind].royal;
         (exposed && position.attacked(sq as Sq, mover)).then_some((kind, owner, sq))
     })?;
     let (kind, owner, sq) = attacked;
     let reason = format!(
         "{}'s {} on {} is attacked with {} to move",
-        rules.player_names[owner],
-        rules.kinds[kind].name,
+        rules.players.names[owner],
+        rules.pieces.kinds[kind].name,
         rules.geometry.name(sq as Sq),
-        rules.player_names[mover]
+        rules.players.names[mover]
     );
     Some((owner, reason))
 }
@@ -482,10 +490,10 @@ fn royals_of(position: &Position<'_>, player: usize) -> usize {
         .board
         .iter()
         .filter_map(|&code| position.piece(code))
-        .filter(|&(kind, owner)| owner == player && rules.kinds[kind].royal)
+        .filter(|&(kind, owner)| owner == player && rules.pieces.kinds[kind].royal)
         .count();
-    let in_hand: usize = (0..rules.kinds.len())
-        .filter(|&kind| rules.kinds[kind].royal)
+    let in_hand: usize = (0..rules.pieces.kinds.len())
+        .filter(|&kind| rules.pieces.kinds[kind].royal)
         .map(|kind| usize::from(position.hands[position.hand_slot(player, kind)]))
         .sum();
     on_board + in_hand
@@ -516,7 +524,9 @@ fn read_side(position: &mut Position<'_>, (start, side): Located<'_>) -> Result<
 
 /// Every colour letter, in turn order.
 fn colour_letters(rules: &Ruleset) -> String {
-    (0..rules.players()).map(|p| colour(rules, p)).collect()
+    (0..rules.players.count())
+        .map(|p| colour(rules, p))
+        .collect()
 }
 
 /// The players still in the game, by colour letter; the player to move must be one, and the
@@ -547,15 +557,15 @@ fn read_players_in(
     if alive & (1 << position.to_move) == 0 {
         return Err(error(format!(
             "{}, the player to move, must be in the game",
-            rules.player_names[position.to_move]
+            rules.players.names[position.to_move]
         )));
     }
     if let Some(player) =
-        (0..rules.players()).find(|&p| alive & (1 << p) == 0 && !position.has_no_pieces(p))
+        (0..rules.players.count()).find(|&p| alive & (1 << p) == 0 && !position.has_no_pieces(p))
     {
         return Err(error(format!(
             "{} is out of the game, yet has pieces",
-            rules.player_names[player]
+            rules.players.names[player]
         )));
     }
     position.alive = alive;
@@ -766,7 +776,7 @@ fn piece_form(rules: &Ruleset) -> String {
         true => format!(
             "a piece (a colour letter of {} and a piece letter, such as `{}`)",
             colour_letters(rules),
-            written(rules, &rules.kinds[0].letter, 0)
+            written(rules, &rules.pieces.kinds[0].letter, 0)
         ),
         false => "a piece letter".to_string(),
     }
@@ -782,12 +792,12 @@ fn piece_code(
     marked: bool,
 ) -> Option<Code> {
     let plain = format!("{}{}", if plus { "+" } else { "" }, letter as char);
-    let lettered = |text: &str| rules.kinds.iter().position(|k| k.text == text);
+    let lettered = |text: &str| rules.pieces.kinds.iter().position(|k| k.text == text);
     let kind = match marked {
         true => lettered(&format!("{plain}~")).or_else(|| lettered(&plain)),
         false => lettered(&plain),
     }?;
-    Some(rules.code(kind, player))
+    Some(rules.pieces.code(kind, player))
 }
 
 fn read_hands(position: &mut Position<'_>, text: &str, start: usize) -> Result<(), NotationError> {
@@ -811,8 +821,8 @@ fn read_hands(position: &mut Position<'_>, text: &str, start: usize) -> Result<(
         let kind = token
             .letter
             .and_then(|letter| piece_code(rules, letter, token.player, token.plus, false))
-            .map(|code| rules.split(code).0)
-            .filter(|&kind| !rules.kinds[kind].promoted && !token.marked)
+            .map(|code| rules.pieces.split(code).0)
+            .filter(|&kind| !rules.pieces.kinds[kind].promoted && !token.marked)
             .ok_or_else(|| {
                 error(format!(
                     "no piece in hand is written `{}`",
@@ -863,7 +873,8 @@ fn read_castling(
         let of_player = |r: &&CastleRight| r.player == token.player;
         let by_side = |kingside: bool| -> Vec<&CastleRight> {
             rules
-                .castles
+                .castling
+                .rights
                 .iter()
                 .filter(of_player)
                 .filter(|r| r.kingside == kingside)
@@ -871,7 +882,8 @@ fn read_castling(
         };
         let by_partner = || -> Vec<&CastleRight> {
             rules
-                .castles
+                .castling
+                .rights
                 .iter()
                 .filter(of_player)
                 .filter(|r| {
@@ -908,7 +920,7 @@ fn read_castling(
                 )));
             }
         };
-        let in_place = |sq: Sq| rules.start_board[sq as usize] == position.board[sq as usize];
+        let in_place = |sq: Sq| rules.start.board[sq as usize] == position.board[sq as usize];
         if !in_place(right.king_from) || !in_place(right.rook_from) {
             return Err(error(format!(
                 "castling right `{written}` needs its pieces on their start squares"
@@ -975,7 +987,7 @@ fn read_ep(
     };
     let candidates: Vec<Sq> = match given {
         Some(victim) => vec![victim],
-        None => (0..rules.players())
+        None => (0..rules.players.count())
             .filter(|&p| p != position.to_move && position.alive & (1 << p) != 0)
             .filter_map(beyond)
             .collect(),
@@ -1005,7 +1017,7 @@ fn read_ep(
 /// The square one step beyond `passed` in the direction `player` moves: where a piece that
 /// passed it straight stands.
 fn beyond(rules: &Ruleset, passed: Sq, player: usize) -> Sq {
-    let (dx, dy) = crate::geometry::forward_vector(rules.forward[player]);
+    let (dx, dy) = crate::geometry::forward_vector(rules.players.forward[player]);
     let (f, r) = rules.geometry.coords[passed as usize];
     rules.geometry.at(f as i32 + dx, r as i32 + dy)
 }

@@ -23,7 +23,7 @@ pub fn write(position: &Position<'_>, turn: &Turn) -> String {
 /// piece taken en passant).
 fn part_text(rules: &Ruleset, part: &Part) -> Option<String> {
     let geometry = &rules.geometry;
-    let letter = |code| &rules.kinds[rules.split(code).0].letter;
+    let letter = |code| &rules.pieces.kinds[rules.pieces.split(code).0].letter;
     let text = match part.kind {
         PartKind::Move | PartKind::Block => {
             format!("{}{}", geometry.name(part.from), geometry.name(part.to))
@@ -147,7 +147,7 @@ pub fn play(position: &mut Position<'_>, list: &str) -> Result<(), NotationError
         let start = offset + list[offset..].find(word).expect("the word is in the list");
         offset = start + word.len();
         if let Some(ending) = position.ending() {
-            let names = &position.rules.player_names;
+            let names = &position.rules.players.names;
             let message = format!(
                 "the game is over ({}), so `{word}` cannot be played",
                 ending.describe(names)
@@ -169,8 +169,8 @@ pub fn legal_texts(position: &mut Position<'_>) -> Vec<String> {
         .iter()
         .map(|turn| {
             let places = turn.parts().iter().any(|p| p.kind == PartKind::Drop);
-            let same =
-                (places && position.rules.placement_then_move).then(|| position.result_hash(turn));
+            let same = (places && position.rules.derived.placement_then_move)
+                .then(|| position.result_hash(turn));
             (same, write(position, turn))
         })
         .collect();

@@ -54,8 +54,8 @@ pub fn listing(rules: &Ruleset, position: &str, played: &str) -> String {
     moves::play(&mut position, played).expect("legal moves");
     let legal = moves::legal_texts(&mut position);
     let status = match position.ending() {
-        Some(ending) => ending.describe(&rules.player_names),
-        None => format!("{} to move", rules.player_names[position.to_move]),
+        Some(ending) => ending.describe(&rules.players.names),
+        None => format!("{} to move", rules.players.names[position.to_move]),
     };
     format!(
         "{}\n{} legal moves:\n{}\n{status}\n",
