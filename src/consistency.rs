@@ -130,7 +130,7 @@ impl Walk {
             return Err(format!("perft 1 is {perft1}, yet {turns} legal turns"));
         }
         // Only a placement followed by the same move may be counted once for several ways.
-        let listed_once = !position.rules.derived.placement_then_move;
+        let listed_once = !position.rules().derived.placement_then_move;
         if texts.len() > perft1 || (listed_once && texts.len() != perft1) {
             return Err(format!("{} moves listed, perft 1 is {perft1}", texts.len()));
         }
@@ -149,38 +149,51 @@ impl Walk {
 /// Makes `turn`, checking that its text reads back as a turn with the same result and that
 /// unmaking it restores the position.
 fn check_turn(position: &mut Position<'_>, turn: &Turn) -> Result<(), String> {
-    let before = (fen::write(position), position.hash, position.hands.clone());
+    let before = (
+        fen::write(position),
+        position.hash(),
+        position.hands().to_vec(),
+    );
     let text = moves::write(position, turn);
     let read = moves::read(position, &text).map_err(|e| format!("`{text}` reads: {e}"))?;
     position.make(&read);
-    let by_text = (fen::write(position), position.hash);
+    let by_text = (fen::write(position), position.hash());
     position.unmake();
-    let after_unmake = (fen::write(position), position.hash, position.hands.clone());
+    let after_unmake = (
+        fen::write(position),
+        position.hash(),
+        position.hands().to_vec(),
+    );
     if after_unmake != before {
         return Err(format!("unmaking `{text}` leaves {}", after_unmake.0));
     }
     position.make(turn);
-    if (fen::write(position), position.hash) != by_text {
+    if (fen::write(position), position.hash()) != by_text {
         return Err(format!("`{text}` read back makes another position"));
     }
     check_hash(position).map_err(|e| format!("after `{text}`: {e}"))
 }
 
 fn check_hash(position: &Position<'_>) -> Result<(), String> {
-    match position.hash == position.compute_hash() {
+    match position.hash() == position.compute_hash() {
         true => Ok(()),
         false => Err("the incremental hash differs from a fresh one".to_string()),
     }
 }
 
 fn check_text_round_trip(position: &mut Position<'_>) -> Result<(), String> {
+    let again = Position::from_setup(position.rules(), &position.setup())
+        .map_err(|e| format!("the position's own setup is refused: {e}"))?;
+    if again.hash() != position.hash() {
+        return Err("the position's own setup makes another position".to_string());
+    }
     let text = fen::write(position);
-    let mut reread = fen::read(position.rules, &text)
+    let reread = fen::read(position.rules(), &text)
         .map_err(|e| format!("the written position does not read back: {e}"))?;
-    if reread.hash != position.hash {
+    if reread.hash() != position.hash() {
         return Err("the written position reads back with another hash".to_string());
     }
-    let again = fen::write(&mut reread);
+    let again = fen::write(&reread);
     match again == text {
         true => Ok(()),
         false => Err(format!("the written position reads back as {again}")),

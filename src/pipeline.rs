@@ -6,8 +6,7 @@ use crate::check::checked::TestCase;
 use crate::check::{self, Checked, Summary};
 use crate::compile::{self, Ruleset, Unsupported, support};
 use crate::diagnostic::{Code, Problem, Span, limit_problems};
-use crate::engine::Position;
-use crate::notation::fen;
+use crate::engine::{Position, Setup};
 use crate::syntax;
 
 /// A rule file, loaded as far as it goes.
@@ -74,16 +73,16 @@ fn build(checked: &Checked, loaded: &mut Loaded) {
 
 /// A start position no game can have, located at the setup of the player it concerns.
 fn impossible_start(checked: &Checked, rules: &Ruleset) -> Option<Problem> {
-    let (player, reason) = fen::royal_left_attacked(&Position::start(rules))?;
+    let problem = Position::from_setup(rules, &Setup::start(rules)).err()?;
     let spans = &checked.setup.spans;
     let span = spans
         .iter()
-        .find(|(setup_player, _)| setup_player.0 == player)
+        .find(|(setup_player, _)| Some(setup_player.0) == problem.player)
         .or(spans.first())
         .map_or(Span::new(0, 0), |&(_, span)| span);
     Some(Problem::error(
         Code::ImpossibleStart,
-        format!("the start position is impossible: {reason}"),
+        format!("the start position is impossible: {problem}"),
         span,
         "set up here",
     ))

@@ -9,12 +9,16 @@ use common::{SHIPPED, ruleset};
 use fairy::compile::Ruleset;
 use fairy::consistency::Walk;
 use fairy::engine::perft::Perft;
-use fairy::engine::{Position, Turn};
+use fairy::engine::{Field, Position, Setup, Turn};
 use fairy::notation::fen;
 use fairy::random::Random;
 
 fn state(position: &mut Position<'_>) -> (String, u64, Vec<u8>) {
-    (fen::write(position), position.hash, position.hands.clone())
+    (
+        fen::write(position),
+        position.hash(),
+        position.hands().to_vec(),
+    )
 }
 
 /// Plays `games` random games of at most `max_plies`, checking on the way that the engine
@@ -178,17 +182,17 @@ fn every_part_kind_makes_and_unmakes() {
     let unblock = on_e5(PartKind::Unblock, 0);
     assert_eq!(moves::write(&position, &unblock), "-e5");
     position.make(&unblock);
-    assert_eq!(position.board[e5 as usize], fairy::compile::EMPTY);
-    assert_eq!(position.hash, position.compute_hash());
+    assert_eq!(position.board()[e5 as usize], fairy::compile::EMPTY);
+    assert_eq!(position.hash(), position.compute_hash());
     position.unmake();
-    assert_eq!(position.board[e5 as usize], BLOCKED);
+    assert_eq!(position.board()[e5 as usize], BLOCKED);
     assert_eq!(state(&mut position), before);
     let swap = on_e5(PartKind::Choice, 1);
     assert_eq!(moves::write(&position, &swap), "swap");
     position.make(&swap);
-    assert!(position.swapped);
+    assert!(position.swapped());
     position.unmake();
-    assert!(!position.swapped);
+    assert!(!position.swapped());
     assert_eq!(state(&mut position), before);
 }
 
@@ -212,8 +216,8 @@ fn hands_with_promoted_letters_round_trip() {
     "#;
     let rules = common::compiled(text);
     let position = "2k2/5/5/5/2K2[W+Ww] w - - 0 1";
-    let mut read = fen::read(&rules, position).expect("valid");
-    assert_eq!(fen::write(&mut read), position);
+    let read = fen::read(&rules, position).expect("valid");
+    assert_eq!(fen::write(&read), position);
     let shogi = ruleset("shogi");
     let error = fen::read(&shogi, "4k4/9/9/9/9/9/9/9/4K4[P+Pp] w - - 0 1").err();
     assert!(
@@ -245,8 +249,8 @@ fn positions_on_boards_with_holes_round_trip() {
         draw when stalemated
     "#;
     let rules = common::compiled(text);
-    let mut position = Position::start(&rules);
-    assert_eq!(fen::write(&mut position), "rkn/4/5/4/RKN w - - 0 1");
+    let position = Position::start(&rules);
+    assert_eq!(fen::write(&position), "rkn/4/5/4/RKN w - - 0 1");
     assert!(random_games(&rules, 200, 80, 7) > 0, "some game ends");
     // A rank with the wrong number of squares is refused.
     assert!(fen::read(&rules, "rkn/3/5/4/RKN w - - 0 1").is_err());
@@ -325,7 +329,7 @@ fn damaged_positions_never_panic() {
                 if let Ok(mut position) = fen::read(&rules, &damaged) {
                     let mut turns = Vec::new();
                     position.legal_turns(&mut turns);
-                    let written = fen::write(&mut position);
+                    let written = fen::write(&position);
                     fen::read(&rules, &written).expect("a written position reads back");
                 }
             });
@@ -358,4 +362,83 @@ fn pieces_that_turn_over_keep_every_property() {
 #[test]
 fn slanting_en_passant_round_trips() {
     positions_read_back(&["tests/variants/berolina"], 300, 40, 0xBE70);
+}
+
+/// A setup built by hand whose parts do not fit the game is refused, never a panic; the start
+/// position's own setup is a position.
+#[test]
+fn malformed_setups_are_refused() {
+    let rules = ruleset("chess");
+    let start = Setup::start(&rules);
+    let cases = [
+        Setup {
+            board: Vec::new(),
+            ..start.clone()
+        },
+        Setup {
+            board: vec![200; 64],
+            ..start.clone()
+        },
+        Setup {
+            hands: vec![1],
+            ..start.clone()
+        },
+        Setup {
+            to_move: Some(5),
+            ..start.clone()
+        },
+        Setup {
+            alive: 0b1111,
+            ..start.clone()
+        },
+        Setup {
+            en_passant: Some((99, None)),
+            ..start.clone()
+        },
+        Setup {
+            phase: Some(7),
+            ..start.clone()
+        },
+        Setup {
+            phase_turns: Vec::new(),
+            ..start.clone()
+        },
+        Setup {
+            counters: vec![1],
+            ..start.clone()
+        },
+    ];
+    for setup in cases {
+        let problem = Position::from_setup(&rules, &setup).expect_err("refused");
+        assert!(problem.message.starts_with("malformed position"), "{problem}");
+    }
+    let position = Position::from_setup(&rules, &start).expect("the start is a position");
+    assert_eq!(position.hash(), Position::start(&rules).hash());
+}
+
+/// The rules of a valid position hold for setups as for position text, each problem naming
+/// the part of the setup it is about.
+#[test]
+fn setups_that_break_a_rule_say_which_part() {
+    let rules = ruleset("chess");
+    let start = Setup::start(&rules);
+    let e8 = rules.geometry.parse("e8").expect("e8");
+    let h1 = rules.geometry.parse("h1").expect("h1");
+    let mut no_king = Setup {
+        castling: 0,
+        ..start.clone()
+    };
+    no_king.board[e8 as usize] = fairy::compile::EMPTY;
+    let problem = Position::from_setup(&rules, &no_king).expect_err("no black King");
+    assert_eq!((problem.field, problem.player), (Field::Board, Some(1)));
+    let mut rook_gone = start.clone();
+    rook_gone.board[h1 as usize] = fairy::compile::EMPTY;
+    let problem = Position::from_setup(&rules, &rook_gone).expect_err("castling without a rook");
+    assert!(matches!(problem.field, Field::Castling(_)), "{problem:?}");
+    let passed_nothing = Setup {
+        en_passant: Some((rules.geometry.parse("e3").expect("e3"), None)),
+        ..start.clone()
+    };
+    let problem = Position::from_setup(&rules, &passed_nothing).expect_err("nothing passed e3");
+    assert_eq!(problem.field, Field::EnPassant);
 }

@@ -257,7 +257,7 @@ fn mapped(text: &str, player: usize) -> String {
 fn the_four_armies_are_symmetric() {
     let rules = ruleset("yonin-bishogi");
     let mut start = Position::start(&rules);
-    let start_text = fen::write(&mut start);
+    let start_text = fen::write(&start);
     let red_turns = moves::legal_texts(&mut start);
     assert_eq!(red_turns.len(), 18);
     for (player, side) in ["r", "b", "y", "g"].into_iter().enumerate() {
@@ -271,7 +271,7 @@ fn the_four_armies_are_symmetric() {
         for x in 1..=SIZE {
             for y in 1..=SIZE {
                 let at = |p: &Position<'_>, sq: (i32, i32)| {
-                    let code = p.board[rules.geometry.parse(&square(sq)).unwrap() as usize];
+                    let code = p.board()[rules.geometry.parse(&square(sq)).unwrap() as usize];
                     p.piece(code)
                 };
                 let red = at(&start, (x, y)).filter(|&(_, owner)| owner == 0);

@@ -168,7 +168,7 @@ pub fn write_seeds(project: &Path, dir: &Path) -> std::io::Result<usize> {
         let mut turns = Vec::new();
         for plies in 0..12u8 {
             let mut text = vec![pick as u8];
-            text.extend(fen::write(&mut position).into_bytes());
+            text.extend(fen::write(&position).into_bytes());
             std::fs::write(dir.join(format!("position_text/{pick}-{plies}")), text)?;
             position.legal_turns(&mut turns);
             let Some(&turn) = turns.get(random.below(turns.len().max(1))) else {

@@ -6,7 +6,8 @@
 //! counted, and so is every piece's where having no move loses and there is no royal piece
 //! (the game is then about room to move); a royal piece attacked by the next player costs.
 
-use crate::compile::{BLOCKED, EMPTY, EndCondition, Outcome, Ruleset, Sq};
+use crate::compile::{EndCondition, Outcome, Ruleset, Sq};
+use crate::engine::probe::EmptyBoard;
 use crate::engine::{Position, Turn};
 
 /// Worth of one move of average reach, and of one more move from a square.
@@ -39,14 +40,11 @@ impl Evaluator {
         let kinds = rules.pieces.kinds.len();
         let mut table = vec![0; kinds * players * squares];
         let mut values = vec![0; kinds];
-        let mut empty = Position::start(rules);
-        for cell in empty.board.iter_mut().filter(|c| **c != BLOCKED) {
-            *cell = EMPTY;
-        }
+        let mut empty = EmptyBoard::new(rules);
         for kind in 0..kinds {
             for player in 0..players {
                 let reach: Vec<i32> = (0..squares)
-                    .map(|sq| alone(&mut empty, rules.pieces.code(kind, player), sq))
+                    .map(|sq| empty.reach(rules.pieces.code(kind, player), sq as Sq) as i32)
                     .collect();
                 let average = reach.iter().sum::<i32>() / reach.len().max(1) as i32;
                 let value = match rules.pieces.kinds[kind].royal {
@@ -110,14 +108,14 @@ impl Evaluator {
     /// The position's worth to `player`: their own minus the average of the others still in.
     pub fn score(&self, position: &Position<'_>, player: usize, scratch: &mut Vec<Turn>) -> i32 {
         let mut worth = vec![0i32; self.players];
-        let rules = position.rules;
-        for (sq, &code) in position.board.iter().enumerate() {
+        let rules = position.rules();
+        for (sq, &code) in position.board().iter().enumerate() {
             if let Some((kind, owner)) = position.piece(code) {
                 worth[owner] += self.table[(kind * self.players + owner) * self.squares + sq];
             }
         }
         let kinds = rules.pieces.kinds.len();
-        for (slot, &count) in position.hands.iter().enumerate() {
+        for (slot, &count) in position.hands().iter().enumerate() {
             worth[slot / kinds] += self.in_hand[slot % kinds] * i32::from(count);
         }
         for (p, w) in worth.iter_mut().enumerate() {
@@ -126,12 +124,12 @@ impl Evaluator {
                 *w += PER_FREE_MOVE * position.mobility(p, self.guarded, scratch) as i32;
             }
         }
-        let mover = position.to_move;
+        let mover = position.to_move();
         if rules.derived.royal && position.in_check() {
             worth[mover] -= CHECKED;
         }
         let others: Vec<i32> = (0..self.players)
-            .filter(|&p| p != player && position.alive & (1 << p) != 0)
+            .filter(|&p| p != player && position.alive() & (1 << p) != 0)
             .map(|p| worth[p])
             .collect();
         let against = match others.len() {
@@ -140,15 +138,4 @@ impl Evaluator {
         };
         worth[player] - against
     }
-}
-
-/// How many moves the piece `code` makes from `sq` on the empty board.
-fn alone(position: &mut Position<'_>, code: u8, sq: usize) -> i32 {
-    if position.board[sq] == BLOCKED {
-        return 0;
-    }
-    position.board[sq] = code;
-    let reach = position.reach(sq as Sq);
-    position.board[sq] = EMPTY;
-    reach as i32
 }

@@ -89,14 +89,14 @@ impl Searcher {
     pub fn choose(&mut self, position: &mut Position<'_>, think: Duration) -> Option<Choice> {
         let started = Instant::now();
         self.deadline = started + think;
-        self.me = position.to_move;
+        self.me = position.to_move();
         self.nodes = 0;
         self.stopped = false;
         self.killers.fill([None; 2]);
         self.history.fill(0);
         let mut root = Vec::new();
         position.legal_turns(&mut root);
-        let mut random = Random::new(self.seed ^ position.hash);
+        let mut random = Random::new(self.seed ^ position.hash());
         random.shuffle(&mut root);
         let mut best = Choice {
             turn: *root.first()?,
@@ -163,7 +163,7 @@ impl Searcher {
         if self.out_of_time() {
             return 0;
         }
-        if position.alive & (1 << self.me) == 0 {
+        if position.alive() & (1 << self.me) == 0 {
             return -WIN + ply as i32;
         }
         if depth == 0 || ply >= MAX_PLY {
@@ -175,9 +175,9 @@ impl Searcher {
             self.lists[ply] = list;
             return self.ended(position, ply);
         }
-        let slot = (position.hash as usize) & (self.table.len() - 1);
+        let slot = (position.hash() as usize) & (self.table.len() - 1);
         let entry = self.table[slot];
-        let known = entry.hash == position.hash;
+        let known = entry.hash == position.hash();
         if known && entry.depth as usize >= depth {
             match entry.bound {
                 Bound::Exact => {
@@ -198,7 +198,7 @@ impl Searcher {
             known.then_some(entry.best).flatten(),
             ply,
         );
-        let maximising = position.to_move == self.me;
+        let maximising = position.to_move() == self.me;
         let (start_alpha, start_beta) = (alpha, beta);
         let mut best_score = if maximising { -WIN } else { WIN };
         let mut best_turn = None;
@@ -238,7 +238,7 @@ impl Searcher {
                 Bound::Exact
             };
             self.table[slot] = Entry {
-                hash: position.hash,
+                hash: position.hash(),
                 depth: depth as u8,
                 bound,
                 score: best_score,
@@ -294,7 +294,7 @@ impl Searcher {
         left: usize,
     ) -> i32 {
         let stand = self.static_score(position);
-        let maximising = position.to_move == self.me;
+        let maximising = position.to_move() == self.me;
         let settled = if maximising {
             stand >= beta
         } else {
@@ -302,7 +302,7 @@ impl Searcher {
         };
         let done = settled || left == 0 || ply >= self.lists.len() - 1 || self.out_of_time();
         // Checkmate must be seen even at the horizon, so a player in check always looks on.
-        if done && !(position.rules.derived.royal && position.in_check()) {
+        if done && !(position.rules().derived.royal && position.in_check()) {
             return stand;
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
@@ -325,7 +325,7 @@ impl Searcher {
         let mut best = stand;
         for turn in &list {
             position.make(turn);
-            let score = match position.alive & (1 << self.me) {
+            let score = match position.alive() & (1 << self.me) {
                 0 => -WIN + ply as i32,
                 _ => self.captures(position, alpha, beta, ply + 1, left - 1),
             };
@@ -356,7 +356,7 @@ impl Searcher {
     }
 
     fn static_score(&mut self, position: &Position<'_>) -> i32 {
-        let noise = (position.hash ^ self.seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58;
+        let noise = (position.hash() ^ self.seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58;
         self.evaluator.score(position, self.me, &mut self.scratch) + (noise % NOISE) as i32
     }
 
@@ -366,7 +366,7 @@ impl Searcher {
         let values = &self.evaluator.values;
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         let worth = |sq: crate::compile::Sq| {
-            let code = position.board.get(sq as usize).copied().unwrap_or(0);
+            let code = position.board().get(sq as usize).copied().unwrap_or(0);
             position.piece(code).map_or(0, |(kind, _)| values[kind])
         };
         let gain = |turn: &Turn| -> i64 {

@@ -67,7 +67,7 @@ fn line_and_column(text: &str, at: usize) -> (usize, usize) {
 /// The position as `show` draws it: the board by ranks from the top, whose turn, the result,
 /// check, players out, hands and the position's text.
 pub fn position(position: &mut Position<'_>) -> Value {
-    let rules = position.rules;
+    let rules = position.rules();
     let names = &rules.players.names;
     let geometry = &rules.geometry;
     let board: Vec<Vec<Value>> = (0..geometry.height as i32)
@@ -102,7 +102,7 @@ pub fn position(position: &mut Position<'_>) -> Value {
                 .kinds
                 .iter()
                 .enumerate()
-                .map(|(kind, info)| (info, position.hands[position.hand_slot(player, kind)]))
+                .map(|(kind, info)| (info, position.in_hand(player, kind)))
                 .filter(|&(_, n)| n > 0)
                 .map(|(info, n)| (info.name.clone(), json!(n)))
                 .collect();
@@ -112,11 +112,11 @@ pub fn position(position: &mut Position<'_>) -> Value {
     json!({
         "game": rules.name,
         "board": board,
-        "to_move": names[position.to_move],
+        "to_move": names[position.to_move()],
         "phase": position.current_phase().map(|phase| phase.name.clone()),
         "result": result,
         "check": checks,
-        "out": named(names, !position.alive & ((1u32 << names.len()) - 1)),
+        "out": named(names, !position.alive() & ((1u32 << names.len()) - 1)),
         "hands": hands,
         "fen": fen::write(position),
     })

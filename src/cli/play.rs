@@ -61,7 +61,7 @@ Type a turn as `fairy moves` writes it (e2e4, e7e8q, P@e4, d1d5,d5h5), or:
 pub fn play(args: &PlayArgs) -> Result<(), Reported> {
     let (rules, _) = load_rules(&args.file)?;
     let mut position = start_position(&rules, args.fen.as_deref())?;
-    let start = fen::write(&mut position);
+    let start = fen::write(&position);
     let mut game = Game {
         seats: seats_of(&rules, Seat::Human, &args.seats)?,
         players: Vec::new(),
@@ -91,7 +91,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
     emit(&format!(
         "\nresult: {result}\nmoves: {}\nfen: {}\n",
         texts.join(" "),
-        fen::write(&mut position)
+        fen::write(&position)
     ));
     if let Some(path) = &args.record {
         let record = format!(
@@ -141,7 +141,7 @@ impl Game {
 
     fn make(&mut self, position: &mut Position<'_>, turn: Turn) {
         let text = moves::write(position, &turn);
-        self.played.push((position.to_move, turn, text));
+        self.played.push((position.to_move(), turn, text));
         position.make(&turn);
     }
 
@@ -151,13 +151,13 @@ impl Game {
         position: &mut Position<'_>,
         input: &mut impl Iterator<Item = std::io::Result<String>>,
     ) -> bool {
-        let names = &position.rules.players.names;
+        let names = &position.rules().players.names;
         while position.ending().is_none() {
             self.draw(position);
             if let Some((mover, _, text)) = self.played.last() {
                 emit(&format!("last turn: {} {text}\n", names[*mover]));
             }
-            let mover = position.to_move;
+            let mover = position.to_move();
             let turn = match &mut self.players[mover] {
                 Some(player) => {
                     let Some(turn) = player.choose(position) else {
@@ -188,7 +188,7 @@ impl Game {
         input: &mut impl Iterator<Item = std::io::Result<String>>,
     ) -> Option<Turn> {
         loop {
-            let name = &position.rules.players.names[position.to_move];
+            let name = &position.rules().players.names[position.to_move()];
             emit(&format!("{name}> "));
             let line = match input.next() {
                 Some(Ok(line)) => line,

@@ -216,14 +216,14 @@ fn play_one(rules: &Ruleset, args: &SelfplayArgs, entrants: &[Seat], index: usiz
                 turned,
             };
         }
-        let mover = position.to_move;
+        let mover = position.to_move();
         let Some(turn) = players[mover].choose(&mut position) else {
             break;
         };
         position.make(&turn);
     }
     GameResult {
-        players: position.alive,
+        players: position.alive(),
         won: false,
         cause: "max plies",
         plies: args.max_plies,

@@ -1,4 +1,5 @@
-//! The engine: positions, turn programs, legality, make/unmake, the end of the game, perft.
+//! The engine: setups judged into positions, turn programs, legality, make/unmake, the end of
+//! the game, perft.
 //! It works from a compiled [`Ruleset`](crate::compile::Ruleset) alone.
 
 mod counters;
@@ -9,9 +10,11 @@ pub mod outcome;
 pub mod perft;
 mod pins;
 pub mod position;
-mod probe;
+pub mod probe;
+pub mod setup;
 mod steps;
 pub mod turn;
 
 pub use position::Position;
+pub use setup::{Field, PositionError, Setup};
 pub use turn::{Part, PartKind, Turn};

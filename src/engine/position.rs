@@ -3,6 +3,7 @@
 //! written to one journal and undone from it, so searching allocates nothing per move.
 
 use super::pins::Pins;
+use super::setup::Setup;
 use super::turn::{Part, PartKind, Turn};
 use crate::compile::turns::{Phase, PhaseEnd};
 use crate::compile::{BLOCKED, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
@@ -58,44 +59,44 @@ const MAX_TRACKED: usize = 8;
 
 #[derive(Clone, Debug)]
 pub struct Position<'r> {
-    pub rules: &'r Ruleset,
-    pub board: Vec<Code>,
+    pub(super) rules: &'r Ruleset,
+    pub(super) board: Vec<Code>,
     /// `hands[player * kinds + kind]`.
-    pub hands: Vec<u8>,
-    pub to_move: usize,
-    pub castling: u32,
+    pub(super) hands: Vec<u8>,
+    pub(super) to_move: usize,
+    pub(super) castling: u32,
     /// The square a piece passed on the last turn, open to en passant.
-    pub ep: Sq,
+    pub(super) ep: Sq,
     /// Where the piece that passed `ep` stands.
-    pub ep_victim: Sq,
+    pub(super) ep_victim: Sq,
     /// The player allowed to capture en passant.
-    pub ep_player: u8,
-    pub halfmove: u32,
-    pub fullmove: u32,
-    pub hash: u64,
+    pub(super) ep_player: u8,
+    pub(super) halfmove: u32,
+    pub(super) fullmove: u32,
+    pub(super) hash: u64,
     /// The square of each player's royal piece, when it has exactly one.
-    pub royals: [Sq; MAX_TRACKED],
+    pub(super) royals: [Sq; MAX_TRACKED],
     /// The players still in the game, as bits.
-    pub alive: u32,
+    pub(super) alive: u32,
     /// The last player taken out, in games of more than two players.
-    pub last_out: Option<Out>,
+    pub(super) last_out: Option<Out>,
     /// The phase being played, an index into the ruleset's phases; past the last one once
     /// the last phase has ended.
-    pub phase: u8,
+    pub(super) phase: u8,
     /// Each player's turns played in the current phase.
-    pub phase_turns: Vec<u32>,
+    pub(super) phase_turns: Vec<u32>,
     /// Whether the players have exchanged colours by the pie choice.
-    pub swapped: bool,
+    pub(super) swapped: bool,
     /// Counter values, `counters[player * counters + counter]`.
-    pub counters: Vec<u16>,
+    pub(super) counters: Vec<u16>,
     /// The kinds each player lost during the turn being made, for counter events.
     lost: Vec<u64>,
     /// Some player has more than one royal piece (or too many players to track): royal
     /// pieces are then found by scanning the board.
-    pub royal_overflow: bool,
+    pub(super) royal_overflow: bool,
     pub(super) pins: Pins,
     /// Whether the piece on each square has not moved yet (kept when a rule is `first`).
-    pub unmoved: Vec<bool>,
+    pub(super) unmoved: Vec<bool>,
     undo: Vec<Undo>,
     journal: Vec<Change>,
     /// Move lists reused by the turn programs' steps.
@@ -106,46 +107,101 @@ pub struct Position<'r> {
 }
 
 impl<'r> Position<'r> {
-    /// The start position of the rule file.
-    pub fn start(rules: &'r Ruleset) -> Self {
+    /// The position a well-formed setup describes, not yet judged, refreshed or started: the
+    /// phase settled and the player to move chosen where the setup leaves them open. A piece
+    /// counts as unmoved where the start position has the same piece.
+    pub(super) fn assemble(rules: &'r Ruleset, setup: &Setup) -> Self {
+        let players = rules.players.count();
+        let unmoved = (setup.board.iter().zip(&rules.start.board))
+            .map(|(&code, &start)| code != EMPTY && code == start)
+            .collect();
         let mut position = Position {
             rules,
-            board: rules.start.board.clone(),
-            hands: rules.start.hands.clone(),
-            to_move: 0,
-            castling: rules.start.castling,
+            board: setup.board.clone(),
+            hands: setup.hands.clone(),
+            to_move: setup.to_move.unwrap_or(0),
+            castling: setup.castling,
             ep: NO_SQUARE,
             ep_victim: NO_SQUARE,
             ep_player: 0,
-            halfmove: 0,
-            fullmove: 1,
+            halfmove: setup.halfmove,
+            fullmove: setup.fullmove,
             hash: 0,
             royals: [NO_SQUARE; MAX_TRACKED],
             royal_overflow: false,
-            alive: (1u32 << rules.players.count()) - 1,
+            alive: setup.alive,
             last_out: None,
-            phase: 0,
-            phase_turns: vec![0; rules.players.count()],
-            swapped: false,
-            counters: vec![0; rules.players.count() * rules.turns.counters.len()],
-            lost: vec![0; rules.players.count()],
+            phase: setup.phase.unwrap_or(0),
+            phase_turns: setup.phase_turns.clone(),
+            swapped: setup.swapped,
+            counters: setup.counters.clone(),
+            lost: vec![0; players],
             pins: Pins::new(rules.geometry.squares()),
-            unmoved: rules.start.board.iter().map(|&c| c != EMPTY).collect(),
+            unmoved,
             undo: Vec::with_capacity(64),
             journal: Vec::with_capacity(256),
             scratch: Vec::new(),
             ready: None,
         };
-        position.to_move = position.enter_phase(0, 0);
-        position.journal.clear();
-        position.refresh();
-        position.begin_turn(NO_SQUARE, NO_SQUARE);
+        if setup.phase.is_none() {
+            position.settle_phase();
+        }
+        if setup.to_move.is_none() {
+            position.to_move = position.first_mover();
+        }
         position
+    }
+
+    pub fn rules(&self) -> &'r Ruleset {
+        self.rules
+    }
+
+    /// The code on each square.
+    pub fn board(&self) -> &[Code] {
+        &self.board
+    }
+
+    /// How many pieces of `kind` `player` has in hand.
+    pub fn in_hand(&self, player: usize, kind: usize) -> u8 {
+        self.hands[self.hand_slot(player, kind)]
+    }
+
+    /// Every hand, `[player * kinds + kind]`.
+    pub fn hands(&self) -> &[u8] {
+        &self.hands
+    }
+
+    pub fn to_move(&self) -> usize {
+        self.to_move
+    }
+
+    /// The players still in the game, as bits.
+    pub fn alive(&self) -> u32 {
+        self.alive
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Whether the players have exchanged colours by the pie choice.
+    pub fn swapped(&self) -> bool {
+        self.swapped
+    }
+
+    /// Each player's turns played in the phase.
+    pub fn phase_turns(&self) -> &[u32] {
+        &self.phase_turns
+    }
+
+    /// The last player taken out of the game, in games of more than two players.
+    pub fn last_out(&self) -> Option<Out> {
+        self.last_out
     }
 
     /// Starts the turn of a position just set up, as if `passed` had just been passed by the
     /// piece now on `victim` (`NO_SQUARE` for none). Nothing of it can be unmade.
-    pub fn begin_turn(&mut self, passed: Sq, victim: Sq) {
+    pub(super) fn begin_turn(&mut self, passed: Sq, victim: Sq) {
         self.forget_ready();
         self.start_turn(passed, victim);
         self.confirm_en_passant();
@@ -153,7 +209,7 @@ impl<'r> Position<'r> {
     }
 
     /// Recomputes what is derived from the rest: royal squares and the hash.
-    pub fn refresh(&mut self) {
+    pub(super) fn refresh(&mut self) {
         self.forget_ready();
         self.royals = [NO_SQUARE; MAX_TRACKED];
         let mut counts = vec![0usize; self.rules.players.count()];
@@ -594,12 +650,21 @@ impl<'r> Position<'r> {
 
     /// Moves on past phases that are already over, as when a position is read without its
     /// phase.
-    pub fn settle_phase(&mut self) {
+    fn settle_phase(&mut self) {
         while let Some(phase) = self.current_phase()
             && phase.movers.iter().all(|&p| self.done(phase, p))
         {
             self.phase += 1;
         }
+    }
+
+    /// The first mover of the phase who has a turn to play; past the last phase, the first
+    /// player.
+    fn first_mover(&self) -> usize {
+        let first = self
+            .current_phase()
+            .and_then(|phase| (phase.movers.iter().copied()).find(|&p| !self.done(phase, p)));
+        first.unwrap_or(0)
     }
 
     /// Starts phase `index`, or the first phase after it that is not already over, and

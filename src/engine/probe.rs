@@ -1,9 +1,10 @@
 //! What the computer player asks of a position besides its legal turns: how many moves a
-//! piece, or a player's pieces of some kinds, could make as the board stands.
+//! piece, or a player's pieces of some kinds, could make as the board stands, or alone on an
+//! otherwise empty board.
 
 use super::position::Position;
 use super::turn::Turn;
-use crate::compile::Sq;
+use crate::compile::{BLOCKED, Code, EMPTY, Ruleset, Sq};
 
 impl Position<'_> {
     /// The moves the piece on `sq` could make, legal or not (0 on an empty square).
@@ -22,5 +23,32 @@ impl Position<'_> {
         out.clear();
         self.piece_moves(player, kinds, &Turn::EMPTY, out);
         out.len()
+    }
+}
+
+/// The start position's board with every piece taken off (blocked squares stay), to measure
+/// what a piece reaches alone.
+pub struct EmptyBoard<'r>(Position<'r>);
+
+impl<'r> EmptyBoard<'r> {
+    pub fn new(rules: &'r Ruleset) -> Self {
+        let mut position = Position::start(rules);
+        for cell in position.board.iter_mut().filter(|c| **c != BLOCKED) {
+            *cell = EMPTY;
+        }
+        EmptyBoard(position)
+    }
+
+    /// How many moves the piece `code` makes from `sq` alone on the board (none from a
+    /// blocked square).
+    pub fn reach(&mut self, code: Code, sq: Sq) -> usize {
+        let board = &mut self.0.board;
+        if board[sq as usize] == BLOCKED {
+            return 0;
+        }
+        board[sq as usize] = code;
+        let reach = self.0.reach(sq);
+        self.0.board[sq as usize] = EMPTY;
+        reach
     }
 }

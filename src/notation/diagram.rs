@@ -20,7 +20,7 @@ pub fn diagram(position: &mut Position<'_>) -> String {
 
 /// The diagram with the squares `marked` shown as `marks` says.
 pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) -> String {
-    let rules = position.rules;
+    let rules = position.rules();
     let geometry = &rules.geometry;
     let cell = rules
         .pieces
@@ -51,7 +51,7 @@ pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) 
     out.push('\n');
     let status = match position.ending() {
         Some(ending) => format!("result: {}", ending.describe(&rules.players.names)),
-        None => format!("to move: {}", rules.players.names[position.to_move]),
+        None => format!("to move: {}", rules.players.names[position.to_move()]),
     };
     out.push_str(&format!("\n{status}\n"));
     out.push_str(&out_line(position));
@@ -64,7 +64,7 @@ pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) 
             .iter()
             .enumerate()
             .filter_map(|(kind, info)| {
-                let n = position.hands[position.hand_slot(player, kind)];
+                let n = position.in_hand(player, kind);
                 (n > 0).then(|| format!("{} {}", n, info.name))
             })
             .collect();
@@ -78,9 +78,9 @@ pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) 
 
 /// The players who have left the game, if any.
 fn out_line(position: &Position<'_>) -> String {
-    let rules = position.rules;
+    let rules = position.rules();
     let out: Vec<&str> = (0..rules.players.count())
-        .filter(|p| position.alive & (1 << p) == 0)
+        .filter(|p| position.alive() & (1 << p) == 0)
         .map(|p| rules.players.names[p].as_str())
         .collect();
     match out.is_empty() {
@@ -91,7 +91,7 @@ fn out_line(position: &Position<'_>) -> String {
 
 /// The phase, each player's turns until their next periodic turn, and the pie swap.
 fn phase_lines(position: &Position<'_>) -> String {
-    let rules = position.rules;
+    let rules = position.rules();
     let mut out = String::new();
     let Some(phase) = position.current_phase() else {
         return "phase: the last phase has ended\n".to_string();
@@ -104,7 +104,7 @@ fn phase_lines(position: &Position<'_>) -> String {
             .movers
             .iter()
             .map(|&p| {
-                let played = position.phase_turns[p];
+                let played = position.phase_turns()[p];
                 let wait = period - played % period;
                 format!(
                     "{} in {wait} (turn {} of the phase)",
@@ -115,7 +115,7 @@ fn phase_lines(position: &Position<'_>) -> String {
             .collect();
         out.push_str(&format!("every {period}th turn: {}\n", waits.join(", ")));
     }
-    if position.swapped {
+    if position.swapped() {
         out.push_str("colours: swapped by the pie choice\n");
     }
     out
@@ -124,8 +124,8 @@ fn phase_lines(position: &Position<'_>) -> String {
 /// What stands on a square of the board: `.` empty, `*` blocked, or the piece as positions
 /// write it.
 pub fn square_text(position: &Position<'_>, sq: Sq) -> String {
-    let rules = position.rules;
-    match position.board[sq as usize] {
+    let rules = position.rules();
+    match position.board()[sq as usize] {
         EMPTY => ".".to_string(),
         BLOCKED => "*".to_string(),
         code => {
@@ -138,8 +138,8 @@ pub fn square_text(position: &Position<'_>, sq: Sq) -> String {
 /// The pieces of the next player that attack the royal piece of the player to move: the
 /// name of each piece's kind and its square.
 pub fn checking_pieces<'r>(position: &mut Position<'r>) -> Vec<(&'r str, Sq)> {
-    let rules = position.rules;
-    let mover = position.to_move;
+    let rules = position.rules();
+    let mover = position.to_move();
     let attacker = position.next_player(mover);
     if attacker == mover {
         return Vec::new();
@@ -148,7 +148,7 @@ pub fn checking_pieces<'r>(position: &mut Position<'r>) -> Vec<(&'r str, Sq)> {
         .threats(mover, attacker, usize::MAX)
         .into_iter()
         .map(|sq| {
-            let (kind, _) = rules.pieces.split(position.board[sq as usize]);
+            let (kind, _) = rules.pieces.split(position.board()[sq as usize]);
             (rules.pieces.kinds[kind].name.as_str(), sq)
         })
         .collect()
@@ -156,7 +156,7 @@ pub fn checking_pieces<'r>(position: &mut Position<'r>) -> Vec<(&'r str, Sq)> {
 
 /// Whether the player to move is in check, and from which pieces.
 fn check_line(position: &mut Position<'_>) -> String {
-    let rules = position.rules;
+    let rules = position.rules();
     let pieces: Vec<String> = checking_pieces(position)
         .into_iter()
         .map(|(name, sq)| format!("the {name} on {}", rules.geometry.name(sq)))
@@ -165,7 +165,7 @@ fn check_line(position: &mut Position<'_>) -> String {
         true => String::new(),
         false => format!(
             "check: {} is in check from {}\n",
-            rules.players.names[position.to_move],
+            rules.players.names[position.to_move()],
             pieces.join(" and ")
         ),
     }

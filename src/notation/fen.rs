@@ -25,80 +25,92 @@
 //! for each counter of the game.
 
 use super::NotationError;
-use crate::compile::{BLOCKED, CastleRight, Code, EMPTY, EndCondition, NO_SQUARE, Ruleset, Sq};
-use crate::engine::Position;
+use crate::compile::{BLOCKED, CastleRight, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
+use crate::engine::setup::square_beyond;
+use crate::engine::{Field, Position, PositionError, Setup};
 
 /// Writes a position as FEN.
-pub fn write(position: &mut Position<'_>) -> String {
-    let rules = position.rules;
-    let mut out = board_text(position);
+pub fn write(position: &Position<'_>) -> String {
+    write_setup(position.rules(), &position.setup())
+}
+
+/// Writes a setup as FEN.
+pub fn write_setup(rules: &Ruleset, setup: &Setup) -> String {
+    let mut out = board_text(rules, &setup.board);
     if has_hands(rules) {
         out.push('[');
+        let kinds = rules.pieces.kinds.len();
         for player in 0..rules.players.count() {
             for (kind, info) in rules.pieces.kinds.iter().enumerate() {
-                let count = position.hands[position.hand_slot(player, kind)];
+                let count = setup.hands[player * kinds + kind];
                 out.push_str(&written(rules, &info.letter, player).repeat(count as usize));
             }
         }
         out.push(']');
     }
     out.push(' ');
+    let to_move = setup.to_move.unwrap_or(0);
     if coloured(rules) {
-        out.push(colour(rules, position.to_move));
+        out.push(colour(rules, to_move));
         out.push(' ');
         out.extend(
             (0..rules.players.count())
-                .filter(|p| position.alive & (1 << p) != 0)
+                .filter(|p| setup.alive & (1 << p) != 0)
                 .map(|p| colour(rules, p)),
         );
     } else {
-        out.push(if position.to_move == 0 { 'w' } else { 'b' });
+        out.push(if to_move == 0 { 'w' } else { 'b' });
     }
     out.push(' ');
-    out.push_str(&castling_text(position));
+    out.push_str(&castling_text(rules, setup.castling));
     out.push(' ');
-    // The square is open only when the player to move can take there legally.
-    match position.ep != NO_SQUARE {
-        true => out.push_str(&rules.geometry.name(position.ep)),
-        false => out.push('-'),
-    }
-    // Who passed it is not known from the turn order alone when players leave the game, nor
-    // where it went when it passed the square on a slant (a Berolina Pawn).
-    let victim = position.ep_victim;
-    if position.ep != NO_SQUARE
-        && (coloured(rules)
-            || position
-                .piece(position.board[victim as usize])
-                .is_none_or(|(_, owner)| beyond(rules, position.ep, owner) != victim))
-    {
-        out.push_str(&rules.geometry.name(victim));
-    }
-    out.push_str(&format!(" {} {}", position.halfmove, position.fullmove));
-    for word in state_words(position) {
+    out.push_str(&en_passant_text(rules, setup));
+    out.push_str(&format!(" {} {}", setup.halfmove, setup.fullmove));
+    for word in state_words(rules, setup) {
         out.push(' ');
         out.push_str(&word);
     }
     out
 }
 
+/// The square open to en passant, if any: only one the player to move can take on is open.
+/// Who passed it is not known from the turn order alone when players leave the game, nor where
+/// it went when it passed the square on a slant (a Berolina Pawn): then its square follows.
+fn en_passant_text(rules: &Ruleset, setup: &Setup) -> String {
+    let Some((passed, victim)) = setup.en_passant else {
+        return "-".to_string();
+    };
+    let mut text = rules.geometry.name(passed);
+    let straight = |victim: Sq| {
+        let code = setup.board[victim as usize];
+        let owner = (code != EMPTY && code != BLOCKED).then(|| rules.pieces.split(code).1);
+        owner.is_some_and(|owner| square_beyond(rules, passed, owner) == victim)
+    };
+    if let Some(victim) = victim.filter(|&v| coloured(rules) || !straight(v)) {
+        text.push_str(&rules.geometry.name(victim));
+    }
+    text
+}
+
 /// The words after the move number, for games that need them.
-fn state_words(position: &Position<'_>) -> Vec<String> {
-    let rules = position.rules;
+fn state_words(rules: &Ruleset, setup: &Setup) -> Vec<String> {
     let mut words = Vec::new();
-    if rules.turns.phases.len() > 1 {
-        let name = position.current_phase().map_or("-", |p| &p.name);
-        words.push(format!("phase={name}"));
+    let phases = &rules.turns.phases;
+    if phases.len() > 1 {
+        let phase = setup.phase.and_then(|p| phases.get(p as usize));
+        words.push(format!("phase={}", phase.map_or("-", |p| &p.name)));
     }
     if rules.derived.counts_turns {
-        let counts: Vec<String> = position.phase_turns.iter().map(u32::to_string).collect();
+        let counts: Vec<String> = setup.phase_turns.iter().map(u32::to_string).collect();
         words.push(format!("turns={}", counts.join(",")));
     }
-    if position.swapped {
+    if setup.swapped {
         words.push("swapped".to_string());
     }
+    let counters = rules.turns.counters.len();
     for (index, counter) in rules.turns.counters.iter().enumerate() {
         let values: Vec<String> = (0..rules.players.count())
-            .map(|p| position.counter(p, index).to_string())
+            .map(|p| setup.counters[p * counters + index].to_string())
             .collect();
         words.push(format!("{}={}", counter.name, values.join(",")));
     }
@@ -117,8 +129,7 @@ fn per_player<T: std::str::FromStr>(list: &str, players: usize) -> Option<Vec<T>
 }
 
 /// Reads `NAME=N,N`: a counter's value for each player.
-fn read_counter(position: &mut Position<'_>, word: &str) -> Result<(), String> {
-    let rules = position.rules;
+fn read_counter(rules: &Ruleset, setup: &mut Setup, word: &str) -> Result<(), String> {
     let (name, list) = word.split_once('=').unwrap_or((word, ""));
     let Some(index) = rules.turns.counters.iter().position(|c| c.name == name) else {
         let mut known = vec!["phase", "turns"];
@@ -136,27 +147,29 @@ fn read_counter(position: &mut Position<'_>, word: &str) -> Result<(), String> {
     })?;
     let counters = rules.turns.counters.len();
     for (player, value) in values.into_iter().enumerate() {
-        position.counters[player * counters + index] = value;
+        setup.counters[player * counters + index] = value;
     }
     Ok(())
 }
 
-/// Reads the words after the move number, then checks that the player to move may move.
-fn read_state(position: &mut Position<'_>, words: &[Located<'_>]) -> Result<(), NotationError> {
-    let rules = position.rules;
-    let mut phase_given = false;
+/// Reads the words after the move number.
+fn read_state(
+    rules: &Ruleset,
+    setup: &mut Setup,
+    places: &mut Places,
+    words: &[Located<'_>],
+) -> Result<(), NotationError> {
+    if let Some(&(start, word)) = words.first() {
+        places.state = (start, start + word.len());
+    }
     for &(start, word) in words {
         let error = |message: String| NotationError::new(message, start, start + word.len());
         if word == "swapped" {
-            if !rules.turns.has_pie() {
-                return Err(error(
-                    "this game has no pie choice to swap colours".to_string(),
-                ));
-            }
-            position.swapped = true;
+            setup.swapped = true;
+            places.swapped = (start, start + word.len());
         } else if let Some(name) = word.strip_prefix("phase=") {
             let names: Vec<&str> = rules.turns.phases.iter().map(|p| p.name.as_str()).collect();
-            position.phase = match names.iter().position(|n| *n == name) {
+            setup.phase = Some(match names.iter().position(|n| *n == name) {
                 Some(index) => index as u8,
                 None if name == "-" => names.len() as u8,
                 None => {
@@ -165,34 +178,17 @@ fn read_state(position: &mut Position<'_>, words: &[Located<'_>]) -> Result<(), 
                         names.join(", ")
                     )));
                 }
-            };
-            phase_given = true;
+            });
         } else if let Some(list) = word.strip_prefix("turns=") {
-            position.phase_turns = per_player(list, rules.players.count()).ok_or_else(|| {
+            setup.phase_turns = per_player(list, rules.players.count()).ok_or_else(|| {
                 error(format!(
                     "`turns=` gives each player's turns in the phase: {} numbers, such as `turns=0,0`",
                     rules.players.count()
                 ))
             })?;
         } else {
-            read_counter(position, word).map_err(error)?;
+            read_counter(rules, setup, word).map_err(error)?;
         }
-    }
-    if !phase_given {
-        position.settle_phase();
-    }
-    if let Some(phase) = position.current_phase()
-        && !position.may_move(position.to_move)
-    {
-        let (start, word) = words.first().copied().unwrap_or((0, ""));
-        return Err(NotationError::new(
-            format!(
-                "{} has no turn to play in phase `{}`",
-                rules.players.names[position.to_move], phase.name
-            ),
-            start,
-            start + word.len(),
-        ));
     }
     Ok(())
 }
@@ -227,8 +223,7 @@ fn player_of(rules: &Ruleset, letter: u8) -> Option<usize> {
     (0..rules.players.count()).find(|&p| colour(rules, p) == letter as char)
 }
 
-fn board_text(position: &Position<'_>) -> String {
-    let rules = position.rules;
+fn board_text(rules: &Ruleset, board: &[Code]) -> String {
     let geometry = &rules.geometry;
     let mut ranks = Vec::new();
     for rank in (0..geometry.height as i32).rev() {
@@ -239,7 +234,7 @@ fn board_text(position: &Position<'_>) -> String {
             if sq == NO_SQUARE {
                 continue;
             }
-            let code = position.board[sq as usize];
+            let code = board[sq as usize];
             if code == EMPTY {
                 empty += 1;
                 continue;
@@ -266,14 +261,13 @@ fn piece_text(rules: &Ruleset, code: Code) -> String {
     written(rules, &rules.pieces.kinds[kind].text, player)
 }
 
-fn castling_text(position: &Position<'_>) -> String {
-    let rules = position.rules;
+fn castling_text(rules: &Ruleset, castling: u32) -> String {
     let mut rights: Vec<(usize, bool, String)> = rules
         .castling
         .rights
         .iter()
         .enumerate()
-        .filter(|(bit, _)| position.castling & (1 << bit) != 0)
+        .filter(|(bit, _)| castling & (1 << bit) != 0)
         .map(|(_, right)| {
             let text = written(rules, &right_letters(rules, right), right.player);
             (right.player, !right.kingside, text)
@@ -330,26 +324,84 @@ fn right_letters(rules: &Ruleset, right: &CastleRight) -> String {
 
 /// Reads a FEN position for the rule file's game.
 pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, NotationError> {
+    let (setup, places) = read_setup(rules, text)?;
+    Position::from_setup(rules, &setup).map_err(|problem| places.locate(problem, text))
+}
+
+/// Where a part of a position's text stands: a byte range.
+type Place = (usize, usize);
+
+/// Where the parts of a position's text stand, to point at what a problem of the position it
+/// describes is about.
+#[derive(Default)]
+struct Places {
+    board: Place,
+    whole: Place,
+    side: Place,
+    players_in: Place,
+    /// Each castling right written: the rights it stands for, where it stands.
+    castling: Vec<(u32, Place)>,
+    en_passant: Place,
+    swapped: Place,
+    /// The first word after the move number.
+    state: Place,
+}
+
+impl Places {
+    fn locate(&self, problem: PositionError, text: &str) -> NotationError {
+        let (start, end) = match problem.field {
+            Field::Board => self.board,
+            Field::Whole => self.whole,
+            Field::ToMove => self.side,
+            Field::PlayersIn => self.players_in,
+            Field::Castling(bit) => {
+                let (_, at) = (self.castling.iter())
+                    .find(|(bits, _)| bits & (1 << bit) != 0)
+                    .copied()
+                    .unwrap_or((0, self.whole));
+                let written = text.get(at.0..at.1).unwrap_or_default();
+                let message = format!("castling right `{written}` {}", problem.message);
+                return NotationError::new(message, at.0, at.1);
+            }
+            Field::EnPassant => self.en_passant,
+            Field::Swapped => self.swapped,
+            Field::Phase => self.state,
+        };
+        NotationError::new(problem.message, start, end)
+    }
+}
+
+/// Reads a FEN position into a setup, with where each of its parts stands.
+fn read_setup(rules: &Ruleset, text: &str) -> Result<(Setup, Places), NotationError> {
     let (state, fields): (Vec<Located<'_>>, Vec<Located<'_>>) = fields(text)
         .into_iter()
         .partition(|(_, w)| is_state_word(w));
     let Some(&(board_start, board_field)) = fields.first() else {
         return Err(NotationError::new("empty position", 0, 0));
     };
-    let mut position = Position::start(rules);
-    position.hands.iter_mut().for_each(|h| *h = 0);
-    position.castling = 0;
-    position.phase = 0;
+    let mut places = Places {
+        board: (board_start, board_start + board_field.len()),
+        whole: (board_start, text.len()),
+        ..Places::default()
+    };
+    let start = Setup::start(rules);
+    let mut setup = Setup {
+        board: vec![EMPTY; start.board.len()],
+        hands: vec![0; start.hands.len()],
+        castling: 0,
+        ..start
+    };
     let (board_part, hands_part) = split_hands(rules, board_field, board_start)?;
-    read_board(&mut position, board_part, board_start)?;
+    read_board(rules, &mut setup.board, board_part, board_start)?;
     if let Some((start, hands)) = hands_part {
-        read_hands(&mut position, hands, start)?;
+        read_hands(rules, &mut setup.hands, hands, start)?;
     }
     let mut rest = fields[1..].iter().copied();
     let side = rest
         .next()
         .ok_or_else(|| NotationError::new("the side to move is missing", text.len(), text.len()))?;
-    read_side(&mut position, side)?;
+    places.side = (side.0, side.0 + side.1.len());
+    setup.to_move = Some(read_side(rules, side)?);
     if coloured(rules) {
         let players_in = rest.next().ok_or_else(|| {
             NotationError::new(
@@ -358,7 +410,8 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
                 text.len(),
             )
         })?;
-        read_players_in(&mut position, players_in)?;
+        places.players_in = (players_in.0, players_in.0 + players_in.1.len());
+        setup.alive = read_players_in(rules, players_in)?;
     }
     let rest: Vec<(usize, &str)> = rest.collect();
     // Shogi-style positions give only the clocks after the side to move.
@@ -371,144 +424,27 @@ pub fn read<'r>(rules: &'r Ruleset, text: &str) -> Result<Position<'r>, Notation
         rest.split_at(rest.len().min(2))
     };
     if let Some(&(start, castling)) = flags.first() {
-        read_castling(&mut position, castling, start)?;
+        places.castling = read_castling(rules, castling, start)?;
+        setup.castling = places.castling.iter().fold(0, |bits, (b, _)| bits | b);
     }
-    let mut passed = (NO_SQUARE, NO_SQUARE);
     if let Some(&(start, ep)) = flags.get(1) {
-        passed = read_ep(&mut position, ep, start)?;
+        places.en_passant = (start, start + ep.len());
+        setup.en_passant = read_ep(rules, ep, start)?;
     }
-    read_clocks(&mut position, clocks, text.len())?;
-    read_state(&mut position, &state)?;
-    check_royals(&position, board_start, board_field.len())?;
-    if let Some((_, problem)) = royal_left_attacked(&position) {
-        return Err(NotationError::new(problem, board_start, text.len()));
-    }
-    // A piece counts as unmoved where the start position has the same piece.
-    for (sq, unmoved) in position.unmoved.iter_mut().enumerate() {
-        let code = position.board[sq];
-        *unmoved = code != EMPTY && code == rules.start.board[sq];
-    }
-    position.refresh();
-    position.begin_turn(passed.0, passed.1);
-    Ok(position)
-}
-
-/// In a game of two players with royal pieces, each has at least one, unless the file can end
-/// by taking it; in any game with royal pieces, each player has no more than the start gives them (on the board and in hand), unless
-/// a piece can become royal by promotion.
-fn check_royals(position: &Position<'_>, start: usize, len: usize) -> Result<(), NotationError> {
-    let rules = position.rules;
-    if !rules.derived.royal || rules.derived.royalty_changes {
-        return Ok(());
-    }
-    let royal_target = rules.pieces.kinds.iter().any(|k| {
-        k.promotions.iter().any(|p| {
-            p.targets
-                .iter()
-                .any(|&t| rules.pieces.kinds[t as usize].royal)
-        })
-    });
-    // With more than two players, a royal piece is only safe from the next player: another
-    // may take it, and the game goes on as its rules say.
-    let may_lose = rules.players.count() > 2
-        || rules
-            .endings
-            .rules
-            .iter()
-            .any(|&(_, c)| c == EndCondition::RoyalCaptured);
-    let at_start = Position::start(rules);
-    let error = |m: String| NotationError::new(m, start, start + len);
-    let royal_kinds: Vec<&str> = rules
-        .pieces
-        .kinds
-        .iter()
-        .filter(|k| k.royal && !k.promoted)
-        .map(|k| k.name.as_str())
-        .collect();
-    let royal = match royal_kinds.as_slice() {
-        [one] => *one,
-        _ => "royal piece",
-    };
-    for player in (0..rules.players.count()).filter(|&p| position.alive & (1 << p) != 0) {
-        let (have, allowed) = (royals_of(position, player), royals_of(&at_start, player));
-        let name = &rules.players.names[player];
-        if have == 0 && allowed > 0 && !may_lose {
-            return Err(error(format!(
-                "{name} has no {royal}: every position of this game has one"
-            )));
-        }
-        // Where royal pieces can be taken and captures go to hand, a hand may hold one.
-        let taken_to_hand = may_lose && rules.captures.to_hand;
-        if have > allowed && !royal_target && !taken_to_hand {
-            return Err(error(format!(
-                "{name} has {have} {royal}s: this game gives them at most {allowed}"
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Whether the opponent of the player to move has left a royal piece that the player to move
-/// attacks, in a two-player game that alternates turns, where no legal turn does that (a royal
-/// piece may not be left capturable, unless taking one is how the game ends). Such a position
-/// is refused, read or set up. With more players, or phases, who moved last is not known from
-/// the position, so nothing is said.
-pub fn royal_left_attacked(position: &Position<'_>) -> Option<(usize, String)> {
-    let rules = position.rules;
-    let taking_is_a_rule = rules
-        .endings
-        .rules
-        .iter()
-        .any(|&(_, c)| matches!(c, EndCondition::RoyalCaptured | EndCondition::Exposed));
-    let alternating = rules.players.count() == 2
-        && matches!(rules.turns.phases.as_slice(), [only] if only.movers.len() == 2);
-    if !rules.derived.royal || taking_is_a_rule || !alternating {
-        return None;
-    }
-    let mover = position.to_move;
-    let last = 1 - mover;
-    let attacked = (0..position.board.len()).find_map(|sq| {
-        let (kind, owner) = position.piece(position.board[sq])?;
-        let exposed = owner == last && rules.pieces.kinds[kind].royal;
-        (exposed && position.attacked(sq as Sq, mover)).then_some((kind, owner, sq))
-    })?;
-    let (kind, owner, sq) = attacked;
-    let reason = format!(
-        "{}'s {} on {} is attacked with {} to move",
-        rules.players.names[owner],
-        rules.pieces.kinds[kind].name,
-        rules.geometry.name(sq as Sq),
-        rules.players.names[mover]
-    );
-    Some((owner, reason))
-}
-
-/// How many royal pieces `player` has, on the board and in hand.
-fn royals_of(position: &Position<'_>, player: usize) -> usize {
-    let rules = position.rules;
-    let on_board = position
-        .board
-        .iter()
-        .filter_map(|&code| position.piece(code))
-        .filter(|&(kind, owner)| owner == player && rules.pieces.kinds[kind].royal)
-        .count();
-    let in_hand: usize = (0..rules.pieces.kinds.len())
-        .filter(|&kind| rules.pieces.kinds[kind].royal)
-        .map(|kind| usize::from(position.hands[position.hand_slot(player, kind)]))
-        .sum();
-    on_board + in_hand
+    read_clocks(&mut setup, clocks, text.len())?;
+    read_state(rules, &mut setup, &mut places, &state)?;
+    Ok((setup, places))
 }
 
 /// The player to move: `w` or `b` with two players, a colour letter with more.
-fn read_side(position: &mut Position<'_>, (start, side): Located<'_>) -> Result<(), NotationError> {
-    let rules = position.rules;
+fn read_side(rules: &Ruleset, (start, side): Located<'_>) -> Result<usize, NotationError> {
     let player = match (coloured(rules), side) {
         (false, "w") => Some(0),
         (false, "b") => Some(1),
         (true, _) if side.len() == 1 => player_of(rules, side.as_bytes()[0]),
         _ => None,
     };
-    position.to_move = player.ok_or_else(|| {
+    player.ok_or_else(|| {
         let expected = match coloured(rules) {
             true => format!("one of the colour letters {}", colour_letters(rules)),
             false => "`w` or `b`".to_string(),
@@ -518,8 +454,7 @@ fn read_side(position: &mut Position<'_>, (start, side): Located<'_>) -> Result<
             start,
             start + side.len(),
         )
-    })?;
-    Ok(())
+    })
 }
 
 /// Every colour letter, in turn order.
@@ -529,13 +464,8 @@ fn colour_letters(rules: &Ruleset) -> String {
         .collect()
 }
 
-/// The players still in the game, by colour letter; the player to move must be one, and the
-/// others may have nothing left on the board or in hand.
-fn read_players_in(
-    position: &mut Position<'_>,
-    (start, text): Located<'_>,
-) -> Result<(), NotationError> {
-    let rules = position.rules;
+/// The players still in the game, by colour letter.
+fn read_players_in(rules: &Ruleset, (start, text): Located<'_>) -> Result<u32, NotationError> {
     let mut alive = 0u32;
     for (i, c) in text.char_indices() {
         let error = |m: String| NotationError::new(m, start + i, start + i + c.len_utf8());
@@ -553,23 +483,7 @@ fn read_players_in(
         }
         alive |= 1 << player;
     }
-    let error = |m: String| NotationError::new(m, start, start + text.len());
-    if alive & (1 << position.to_move) == 0 {
-        return Err(error(format!(
-            "{}, the player to move, must be in the game",
-            rules.players.names[position.to_move]
-        )));
-    }
-    if let Some(player) =
-        (0..rules.players.count()).find(|&p| alive & (1 << p) == 0 && !position.has_no_pieces(p))
-    {
-        return Err(error(format!(
-            "{} is out of the game, yet has pieces",
-            rules.players.names[player]
-        )));
-    }
-    position.alive = alive;
-    Ok(())
+    Ok(alive)
 }
 
 fn fields(text: &str) -> Vec<(usize, &str)> {
@@ -613,8 +527,12 @@ fn split_hands<'a>(
     Ok((field, None))
 }
 
-fn read_board(position: &mut Position<'_>, field: &str, start: usize) -> Result<(), NotationError> {
-    let rules = position.rules;
+fn read_board(
+    rules: &Ruleset,
+    board: &mut [Code],
+    field: &str,
+    start: usize,
+) -> Result<(), NotationError> {
     let geometry = &rules.geometry;
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != geometry.height as usize {
@@ -635,7 +553,7 @@ fn read_board(position: &mut Position<'_>, field: &str, start: usize) -> Result<
             .map(|f| geometry.at(f, rank))
             .filter(|&s| s != NO_SQUARE)
             .collect();
-        let codes = without_written_holes(position, rank, rank_codes(rules, text, offset)?);
+        let codes = without_written_holes(rules, rank, rank_codes(rules, text, offset)?);
         if codes.len() != squares.len() {
             return Err(NotationError::new(
                 format!(
@@ -649,7 +567,7 @@ fn read_board(position: &mut Position<'_>, field: &str, start: usize) -> Result<
             ));
         }
         for (&sq, code) in squares.iter().zip(codes) {
-            position.board[sq as usize] = code;
+            board[sq as usize] = code;
         }
         offset += text.len() + 1;
     }
@@ -659,8 +577,8 @@ fn read_board(position: &mut Position<'_>, field: &str, start: usize) -> Result<
 /// A rank written square by square over the whole width, with `*` on each hole, as
 /// Fairy-Stockfish writes boards with holes, becomes the codes of its squares alone; any other
 /// rank is left as it is.
-fn without_written_holes(position: &Position<'_>, rank: i32, codes: Vec<Code>) -> Vec<Code> {
-    let geometry = &position.rules.geometry;
+fn without_written_holes(rules: &Ruleset, rank: i32, codes: Vec<Code>) -> Vec<Code> {
+    let geometry = &rules.geometry;
     let files: Vec<Sq> = (0..geometry.width as i32)
         .map(|f| geometry.at(f, rank))
         .collect();
@@ -800,11 +718,15 @@ fn piece_code(
     Some(rules.pieces.code(kind, player))
 }
 
-fn read_hands(position: &mut Position<'_>, text: &str, start: usize) -> Result<(), NotationError> {
+fn read_hands(
+    rules: &Ruleset,
+    hands: &mut [u8],
+    text: &str,
+    start: usize,
+) -> Result<(), NotationError> {
     if text == "-" || text.is_empty() {
         return Ok(());
     }
-    let rules = position.rules;
     // Where nothing ever goes to hand, an extra rank is a mistake, not a hand.
     if !has_hands(rules) {
         let message = "no piece is ever in hand in this game: the board has one rank too many, or the pieces in hand should be left out";
@@ -829,8 +751,8 @@ fn read_hands(position: &mut Position<'_>, text: &str, start: usize) -> Result<(
                     &text[i..token.end]
                 ))
             })?;
-        let slot = position.hand_slot(token.player, kind);
-        position.hands[slot] = position.hands[slot]
+        let slot = token.player * rules.pieces.kinds.len() + kind;
+        hands[slot] = hands[slot]
             .checked_add(1)
             .ok_or_else(|| error("at most 255 pieces of a kind can be in hand".to_string()))?;
         i = token.end;
@@ -838,15 +760,16 @@ fn read_hands(position: &mut Position<'_>, text: &str, start: usize) -> Result<(
     Ok(())
 }
 
+/// The castling rights written, each as the rights it stands for with where it stands.
 fn read_castling(
-    position: &mut Position<'_>,
+    rules: &Ruleset,
     text: &str,
     start: usize,
-) -> Result<(), NotationError> {
+) -> Result<Vec<(u32, Place)>, NotationError> {
+    let mut rights = Vec::new();
     if text == "-" {
-        return Ok(());
+        return Ok(rights);
     }
-    let rules = position.rules;
     let mut i = 0;
     while i < text.len() {
         let token = read_token(rules, text, i);
@@ -920,18 +843,11 @@ fn read_castling(
                 )));
             }
         };
-        let in_place = |sq: Sq| rules.start.board[sq as usize] == position.board[sq as usize];
-        if !in_place(right.king_from) || !in_place(right.rook_from) {
-            return Err(error(format!(
-                "castling right `{written}` needs its pieces on their start squares"
-            )));
-        }
-        for bit in same_pieces(rules, right) {
-            position.castling |= 1 << bit;
-        }
+        let bits = same_pieces(rules, right).fold(0, |bits, bit| bits | 1 << bit);
+        rights.push((bits, (start + i, start + end)));
         i = end;
     }
-    Ok(())
+    Ok(rights)
 }
 
 /// Whether the rights all move the same pair of pieces.
@@ -942,18 +858,16 @@ fn one_pair(rights: &[&CastleRight]) -> bool {
         && !rights.is_empty()
 }
 
-/// Reads the en passant field; returns the square passed and the square of the piece that
-/// passed it, for the turn that starts.
+/// Reads the en passant field: the square passed, and where the piece that passed it stands
+/// when given (in either order, as Fairy-Stockfish writes the two in board order).
 fn read_ep(
-    position: &mut Position<'_>,
+    rules: &Ruleset,
     text: &str,
     start: usize,
-) -> Result<(Sq, Sq), NotationError> {
+) -> Result<Option<(Sq, Option<Sq>)>, NotationError> {
     if text == "-" {
-        return Ok((NO_SQUARE, NO_SQUARE));
+        return Ok(None);
     }
-    let rules = position.rules;
-    let geometry = &rules.geometry;
     let error = |m: &str| NotationError::new(m, start, start + text.len());
     // A second square, where the piece that passed stands, starts at the second letter.
     let split = text
@@ -962,68 +876,20 @@ fn read_ep(
         .find(|(_, c)| c.is_ascii_alphabetic())
         .map_or(text.len(), |(i, _)| i);
     let square = |t: &str| {
-        geometry
+        rules
+            .geometry
             .parse(t)
             .ok_or_else(|| error("not a square of this board"))
     };
-    let mut sq = square(&text[..split])?;
-    let mut given = (split < text.len())
+    let first = square(&text[..split])?;
+    let second = (split < text.len())
         .then(|| square(&text[split..]))
         .transpose()?;
-    // Fairy-Stockfish writes the two squares in board order: the piece's may come first.
-    if let Some(victim) = given.filter(|_| position.board[sq as usize] != EMPTY) {
-        given = Some(sq);
-        sq = victim;
-    }
-    let owner = |victim: Sq| {
-        position
-            .piece(position.board[victim as usize])
-            .map(|(_, p)| p)
-    };
-    // Otherwise the piece stands one step beyond, in the direction its owner moves.
-    let beyond = |player: usize| {
-        let victim = beyond(rules, sq, player);
-        (victim != NO_SQUARE && owner(victim) == Some(player)).then_some(victim)
-    };
-    let candidates: Vec<Sq> = match given {
-        Some(victim) => vec![victim],
-        None => (0..rules.players.count())
-            .filter(|&p| p != position.to_move && position.alive & (1 << p) != 0)
-            .filter_map(beyond)
-            .collect(),
-    };
-    let victim = match candidates[..] {
-        [victim] => victim,
-        [_, _, ..] => {
-            return Err(error(
-                "more than one piece could have passed this square: give its square too, as in `f5f6`",
-            ));
-        }
-        [] => return Err(error("no piece can have just passed this square")),
-    };
-    let passer = owner(victim);
-    if position.board[sq as usize] != EMPTY || passer.is_none_or(|p| p == position.to_move) {
-        return Err(error("no piece can have just passed this square"));
-    }
-    // A square no piece can take is dropped, as after a move.
-    if position.can_take_en_passant(sq, position.to_move) {
-        position.ep = sq;
-        position.ep_victim = victim;
-        position.ep_player = position.to_move as u8;
-    }
-    Ok((sq, victim))
-}
-
-/// The square one step beyond `passed` in the direction `player` moves: where a piece that
-/// passed it straight stands.
-fn beyond(rules: &Ruleset, passed: Sq, player: usize) -> Sq {
-    let (dx, dy) = crate::geometry::forward_vector(rules.players.forward[player]);
-    let (f, r) = rules.geometry.coords[passed as usize];
-    rules.geometry.at(f as i32 + dx, r as i32 + dy)
+    Ok(Some((first, second)))
 }
 
 fn read_clocks(
-    position: &mut Position<'_>,
+    setup: &mut Setup,
     clocks: &[(usize, &str)],
     end: usize,
 ) -> Result<(), NotationError> {
@@ -1040,10 +906,10 @@ fn read_clocks(
             .map_err(|_| NotationError::new("expected a number", start, start + text.len()))
     };
     if let Some(field) = clocks.first() {
-        position.halfmove = number(field)?;
+        setup.halfmove = number(field)?;
     }
     if let Some(field) = clocks.get(1) {
-        position.fullmove = number(field)?.max(1);
+        setup.fullmove = number(field)?.max(1);
     }
     Ok(())
 }

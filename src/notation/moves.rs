@@ -14,7 +14,7 @@ pub fn write(position: &Position<'_>, turn: &Turn) -> String {
     let texts: Vec<String> = turn
         .parts()
         .iter()
-        .filter_map(|part| part_text(position.rules, part))
+        .filter_map(|part| part_text(position.rules(), part))
         .collect();
     texts.join(",")
 }
@@ -147,7 +147,7 @@ pub fn play(position: &mut Position<'_>, list: &str) -> Result<(), NotationError
         let start = offset + list[offset..].find(word).expect("the word is in the list");
         offset = start + word.len();
         if let Some(ending) = position.ending() {
-            let names = &position.rules.players.names;
+            let names = &position.rules().players.names;
             let message = format!(
                 "the game is over ({}), so `{word}` cannot be played",
                 ending.describe(names)
@@ -169,7 +169,7 @@ pub fn legal_texts(position: &mut Position<'_>) -> Vec<String> {
         .iter()
         .map(|turn| {
             let places = turn.parts().iter().any(|p| p.kind == PartKind::Drop);
-            let same = (places && position.rules.derived.placement_then_move)
+            let same = (places && position.rules().derived.placement_then_move)
                 .then(|| position.result_hash(turn));
             (same, write(position, turn))
         })

@@ -55,11 +55,11 @@ pub fn listing(rules: &Ruleset, position: &str, played: &str) -> String {
     let legal = moves::legal_texts(&mut position);
     let status = match position.ending() {
         Some(ending) => ending.describe(&rules.players.names),
-        None => format!("{} to move", rules.players.names[position.to_move]),
+        None => format!("{} to move", rules.players.names[position.to_move()]),
     };
     format!(
         "{}\n{} legal moves:\n{}\n{status}\n",
-        fen::write(&mut position),
+        fen::write(&position),
         legal.len(),
         legal.join(" ")
     )
