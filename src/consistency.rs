@@ -125,7 +125,7 @@ impl Walk {
         if texts.windows(2).any(|pair| pair[0] == pair[1]) {
             return Err("a move is listed twice".to_string());
         }
-        let perft1 = Perft::new(1).count(position, 1) as usize;
+        let perft1 = Perft::new(1).count(position) as usize;
         if perft1 != turns {
             return Err(format!("perft 1 is {perft1}, yet {turns} legal turns"));
         }
@@ -136,8 +136,8 @@ impl Walk {
         }
         if turns <= self.divide_below {
             let mut counter = Perft::new(2);
-            let divided: u64 = counter.divide(position, 2).iter().map(|(_, n)| n).sum();
-            let total = Perft::new(2).count(position, 2);
+            let divided: u64 = counter.divide(position).iter().map(|(_, n)| n).sum();
+            let total = Perft::new(2).count(position);
             if divided != total {
                 return Err(format!("perft 2 is {total}, its divide sums to {divided}"));
             }

@@ -24,7 +24,7 @@ pub fn run_case(
     let mut failures = 0;
     for &(depth, expected) in &case.perft {
         let mut counter = Perft::new(depth as usize).with_limit(max_nodes);
-        let nodes = counter.count(&mut position, depth as usize);
+        let nodes = counter.count(&mut position);
         let verdict = if counter.stopped() {
             format!("FAILED: stopped after counting more than {max_nodes} leaf nodes (--max-nodes)")
         } else if nodes == expected {

@@ -50,7 +50,7 @@ fn run(budget: u64) -> Vec<String> {
             if expected > budget {
                 continue;
             }
-            let nodes = Perft::new(depth).count(&mut position, depth);
+            let nodes = Perft::new(depth).count(&mut position);
             if nodes != expected {
                 failures.push(format!(
                     "{} {}: perft {depth} = {nodes}, published {expected}",

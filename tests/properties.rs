@@ -155,7 +155,7 @@ fn perft_by_unmake_equals_perft_by_copy() {
         let rules = ruleset(name);
         let mut position = fen::read(&rules, text).expect("valid position");
         let by_copy = perft_by_copy(&position, 3);
-        assert_eq!(Perft::new(3).count(&mut position, 3), by_copy, "{name}");
+        assert_eq!(Perft::new(3).count(&mut position), by_copy, "{name}");
     }
 }
 
@@ -410,7 +410,10 @@ fn malformed_setups_are_refused() {
     ];
     for setup in cases {
         let problem = Position::from_setup(&rules, &setup).expect_err("refused");
-        assert!(problem.message.starts_with("malformed position"), "{problem}");
+        assert!(
+            problem.message.starts_with("malformed position"),
+            "{problem}"
+        );
     }
     let position = Position::from_setup(&rules, &start).expect("the start is a position");
     assert_eq!(position.hash(), Position::start(&rules).hash());

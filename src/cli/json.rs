@@ -85,7 +85,7 @@ pub fn position(position: &mut Position<'_>) -> Value {
         json!({
             "outcome": if matches!(ending, Ending::Win { .. }) { "win" } else { "draw" },
             "players": named(names, ending.players()),
-            "cause": ending.cause(),
+            "cause": ending.cause().to_string(),
             "text": ending.describe(names),
         })
     });

@@ -331,7 +331,7 @@ fn perft(
     let mut counter = Perft::new(depth).with_limit(limit);
     let rows: Option<Vec<(String, u64)>> = (divide && depth > 0).then(|| {
         let mut rows: Vec<(String, u64)> = counter
-            .divide(position, depth)
+            .divide(position)
             .into_iter()
             .map(|(turn, n)| (moves::write(position, &turn), n))
             .collect();
@@ -340,7 +340,7 @@ fn perft(
     });
     let nodes = match &rows {
         Some(rows) => rows.iter().map(|(_, n)| n).sum(),
-        None => counter.count(position, depth),
+        None => counter.count(position),
     };
     let rows = rows.unwrap_or_default();
     if counter.stopped() {

@@ -7,6 +7,7 @@ use super::{Reported, complain, emit, load_rules};
 use crate::ai::Player;
 use crate::compile::Ruleset;
 use crate::engine::Position;
+use crate::engine::outcome::Cause;
 use clap::Args;
 use serde::Serialize;
 use std::sync::Mutex;
@@ -52,7 +53,8 @@ struct GameResult {
     /// How many seats round the players sat: player `p` had seat `(p + turned) % seats`.
     turned: usize,
     won: bool,
-    cause: &'static str,
+    /// What ended the game; `None` when it was stopped at the ply limit.
+    cause: Option<Cause>,
     plies: u32,
 }
 
@@ -211,7 +213,7 @@ fn play_one(rules: &Ruleset, args: &SelfplayArgs, entrants: &[Seat], index: usiz
             return GameResult {
                 players: ending.players(),
                 won: matches!(ending, crate::engine::outcome::Ending::Win { .. }),
-                cause: ending.cause(),
+                cause: Some(ending.cause()),
                 plies: ply,
                 turned,
             };
@@ -225,7 +227,7 @@ fn play_one(rules: &Ruleset, args: &SelfplayArgs, entrants: &[Seat], index: usiz
     GameResult {
         players: position.alive(),
         won: false,
-        cause: "max plies",
+        cause: None,
         plies: args.max_plies,
         turned,
     }
@@ -256,16 +258,20 @@ fn summarise(
             })
             .collect(),
     };
-    let mut endings: Vec<EndingCount> = Vec::new();
+    let mut counts: Vec<(Option<Cause>, usize)> = Vec::new();
     for result in results {
-        match endings.iter_mut().find(|e| e.cause == result.cause) {
-            Some(entry) => entry.games += 1,
-            None => endings.push(EndingCount {
-                cause: result.cause.to_string(),
-                games: 1,
-            }),
+        match counts.iter_mut().find(|(cause, _)| *cause == result.cause) {
+            Some(entry) => entry.1 += 1,
+            None => counts.push((result.cause, 1)),
         }
     }
+    let mut endings: Vec<EndingCount> = counts
+        .into_iter()
+        .map(|(cause, games)| EndingCount {
+            cause: cause.map_or("max plies".to_string(), |c| c.to_string()),
+            games,
+        })
+        .collect();
     endings.sort_by(|a, b| b.games.cmp(&a.games).then(a.cause.cmp(&b.cause)));
     Report {
         game: rules.name.clone(),

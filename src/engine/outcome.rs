@@ -14,14 +14,39 @@ pub enum Ending {
     Win {
         players: u32,
         reason: String,
-        cause: &'static str,
+        cause: Cause,
     },
     /// The players whose bits are set share a draw.
     Draw {
         players: u32,
         reason: String,
-        cause: &'static str,
+        cause: Cause,
     },
+}
+
+/// What ended a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// An end rule of the file held.
+    Rule(EndCondition),
+    /// The last phase of the game is over.
+    LastPhaseEnded,
+    /// The player to move has no legal turn, and no end rule decides what that means.
+    Undecided,
+    /// Every other player is out of the game.
+    OthersOut,
+}
+
+impl std::fmt::Display for Cause {
+    /// The end rule's keyword, or a few words for the other causes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Cause::Rule(condition) => condition.keyword(),
+            Cause::LastPhaseEnded => "last phase ended",
+            Cause::Undecided => "no move, undecided",
+            Cause::OthersOut => "others out",
+        })
+    }
 }
 
 impl<'r> Position<'r> {
@@ -38,7 +63,7 @@ impl<'r> Position<'r> {
     pub(super) fn ending_given(&mut self, turns: &[Turn]) -> Option<Ending> {
         if self.current_phase().is_none() {
             let reason = "the last phase of the game has ended".to_string();
-            return Some(self.draw(reason, "last phase ended"));
+            return Some(self.draw(reason, Cause::LastPhaseEnded));
         }
         if self.rules.endings.eliminates && self.players_in() <= 1 {
             let (reason, cause) = self.last_out_reason();
@@ -63,7 +88,7 @@ impl<'r> Position<'r> {
                 "{} has no move, and no end rule decides this",
                 rules.players.names[self.to_move]
             );
-            self.draw(reason, "no move, undecided")
+            self.draw(reason, Cause::Undecided)
         })
     }
 
@@ -119,17 +144,17 @@ impl<'r> Position<'r> {
         }
     }
 
-    /// How the last player taken out left the game, and the keyword of the rule.
-    fn last_out_reason(&self) -> (String, &'static str) {
+    /// How the last player taken out left the game, and by which rule.
+    fn last_out_reason(&self) -> (String, Cause) {
         match self.last_out {
             Some(out) => {
                 let condition = self.rules.endings.rules[out.rule as usize].1;
                 let reason = self.reason(condition, out.player as usize, out.by as usize);
-                (reason, condition.keyword())
+                (reason, Cause::Rule(condition))
             }
             None => (
                 "every other player is out of the game".to_string(),
-                "others out",
+                Cause::OthersOut,
             ),
         }
     }
@@ -146,7 +171,7 @@ impl<'r> Position<'r> {
             _ => (1 << mover, mover),
         };
         let reason = self.reason(condition, subject, mover);
-        let cause = condition.keyword();
+        let cause = Cause::Rule(condition);
         match outcome {
             Outcome::Win => Ending::Win {
                 players: subjects,
@@ -163,7 +188,7 @@ impl<'r> Position<'r> {
     }
 
     /// A draw shared by the players still in.
-    fn draw(&self, reason: String, cause: &'static str) -> Ending {
+    fn draw(&self, reason: String, cause: Cause) -> Ending {
         Ending::Draw {
             players: self.alive,
             reason,
@@ -220,10 +245,10 @@ impl<'r> Position<'r> {
 }
 
 impl Ending {
-    /// The keyword of the end rule (or other cause) that ended the game.
-    pub fn cause(&self) -> &'static str {
+    /// What ended the game.
+    pub fn cause(&self) -> Cause {
         match self {
-            Ending::Win { cause, .. } | Ending::Draw { cause, .. } => cause,
+            Ending::Win { cause, .. } | Ending::Draw { cause, .. } => *cause,
         }
     }
 

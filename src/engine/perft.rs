@@ -3,9 +3,10 @@
 
 use super::{Position, Turn};
 
-/// Reusable move lists, one per ply, so that counting allocates nothing per node; and a
-/// limit on the leaf nodes counted, past which the count stops.
+/// A count to one depth, with reusable move lists (one per ply, so that counting allocates
+/// nothing per node) and a limit on the leaf nodes counted, past which the count stops.
 pub struct Perft {
+    depth: usize,
     lists: Vec<Vec<Turn>>,
     counted: u64,
     limit: u64,
@@ -14,6 +15,7 @@ pub struct Perft {
 impl Perft {
     pub fn new(depth: usize) -> Self {
         Perft {
+            depth,
             lists: (0..=depth).map(|_| Vec::with_capacity(256)).collect(),
             counted: 0,
             limit: u64::MAX,
@@ -31,7 +33,28 @@ impl Perft {
         self.counted > self.limit
     }
 
-    pub fn count(&mut self, position: &mut Position<'_>, depth: usize) -> u64 {
+    /// The leaf nodes below the position.
+    pub fn count(&mut self, position: &mut Position<'_>) -> u64 {
+        self.count_to(position, self.depth)
+    }
+
+    /// The count below each legal turn of the position.
+    pub fn divide(&mut self, position: &mut Position<'_>) -> Vec<(Turn, u64)> {
+        let mut list = Vec::new();
+        position.legal_turns(&mut list);
+        let mut rows = Vec::with_capacity(list.len());
+        for turn in list {
+            if self.stopped() {
+                break;
+            }
+            position.make(&turn);
+            rows.push((turn, self.count_to(position, self.depth.saturating_sub(1))));
+            position.unmake();
+        }
+        rows
+    }
+
+    fn count_to(&mut self, position: &mut Position<'_>, depth: usize) -> u64 {
         if depth == 0 {
             self.counted += 1;
             return 1;
@@ -48,28 +71,12 @@ impl Perft {
                     break;
                 }
                 position.make(turn);
-                nodes += self.count(position, depth - 1);
+                nodes += self.count_to(position, depth - 1);
                 position.unmake();
             }
             nodes
         };
         self.lists[depth] = list;
         nodes
-    }
-
-    /// The count below each legal turn of the position.
-    pub fn divide(&mut self, position: &mut Position<'_>, depth: usize) -> Vec<(Turn, u64)> {
-        let mut list = Vec::new();
-        position.legal_turns(&mut list);
-        let mut rows = Vec::with_capacity(list.len());
-        for turn in list {
-            if self.stopped() {
-                break;
-            }
-            position.make(&turn);
-            rows.push((turn, self.count(position, depth.saturating_sub(1))));
-            position.unmake();
-        }
-        rows
     }
 }
