@@ -7,7 +7,6 @@
 
 pub mod ai;
 pub mod check;
-pub mod cli;
 pub mod compile;
 pub mod consistency;
 pub mod diagnostic;

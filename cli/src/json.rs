@@ -1,11 +1,11 @@
 //! `--json`: what `check`, `show`, `moves` and `perft` print, as one JSON document for editors
 //! and tools. The shapes are documented in the README.
 
-use crate::compile::NO_SQUARE;
-use crate::diagnostic::Problem;
-use crate::engine::Position;
-use crate::engine::outcome::Ending;
-use crate::notation::{checking_pieces, fen, square_text};
+use fairy::compile::NO_SQUARE;
+use fairy::diagnostic::Problem;
+use fairy::engine::Position;
+use fairy::engine::outcome::Ending;
+use fairy::notation::{checking_pieces, fen, square_text};
 use serde_json::{Value, json};
 
 /// A file's verdict: its summary if valid, and every problem located by line and column.

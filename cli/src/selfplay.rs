@@ -4,11 +4,11 @@
 
 use super::seats::{Seat, parse_seat, seat_seed, seats_of};
 use super::{Reported, complain, emit, load_rules};
-use crate::ai::Player;
-use crate::compile::Ruleset;
-use crate::engine::Position;
-use crate::engine::outcome::Cause;
 use clap::Args;
+use fairy::ai::Player;
+use fairy::compile::Ruleset;
+use fairy::engine::Position;
+use fairy::engine::outcome::Cause;
 use serde::Serialize;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -212,7 +212,7 @@ fn play_one(rules: &Ruleset, args: &SelfplayArgs, entrants: &[Seat], index: usiz
         if let Some(ending) = position.ending() {
             return GameResult {
                 players: ending.players(),
-                won: matches!(ending, crate::engine::outcome::Ending::Win { .. }),
+                won: matches!(ending, fairy::engine::outcome::Ending::Win { .. }),
                 cause: Some(ending.cause()),
                 plies: ply,
                 turned,

@@ -1,8 +1,8 @@
 //! Who sits at each seat of `play` and `selfplay`: `--seat N=WHO`, read and turned into players.
 
 use super::Reported;
-use crate::ai::Player;
-use crate::compile::Ruleset;
+use fairy::ai::Player;
+use fairy::compile::Ruleset;
 use std::time::Duration;
 
 /// Who plays a seat.

@@ -1,19 +1,13 @@
-//! `fairy play` driven through standard input, `fairy selfplay --json`, and the computer
-//! player's choices.
+//! `fairy play` driven through standard input, and `fairy selfplay --json`.
 
-mod common;
-
-use common::{SHIPPED, ruleset};
-use fairy::ai::search::Searcher;
-use fairy::engine::{Position, Turn};
-use fairy::notation::{fen, moves};
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-/// Runs `fairy` with `args`, `input` on its standard input; returns exit code and output.
+/// Runs `fairy` with `args` in the project's folder (so that `rules/...` names a shipped file),
+/// `input` on its standard input; returns exit code and output.
 fn fairy(args: &[&str], input: &str) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -176,75 +170,4 @@ fn selfplay_json_adds_up() {
         .map(|e| e["games"].as_u64().expect("a count"))
         .sum();
     assert_eq!(ended, games);
-}
-
-/// The computer's choice in `position` of `game`, thinking `ms`.
-fn choice(game: &str, position: &str, ms: u64) -> String {
-    let rules = ruleset(game);
-    let mut position = fen::read(&rules, position).expect("a valid position");
-    let mut searcher = Searcher::new(&rules, 7);
-    let started = Instant::now();
-    let found = searcher
-        .choose(&mut position, Duration::from_millis(ms))
-        .expect("a legal turn");
-    assert!(started.elapsed() < Duration::from_millis(ms * 3 / 2 + 50));
-    moves::write(&position, &found.turn)
-}
-
-#[test]
-fn the_computer_takes_a_mate_in_one() {
-    assert_eq!(
-        choice("chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 200),
-        "a1a8"
-    );
-}
-
-/// The Guard takes the Pawn on f5, and Black, in check, has no move left.
-#[test]
-fn the_computer_takes_a_winning_capture_in_amphora() {
-    let position =
-        "p3p/p1p/p2G1/3g1pk/4P2/3K1/P2/1PPPP[] w - - 20 21 sideways-run=2,0 entitled=0,0";
-    assert_eq!(choice("amphora", position, 200), "e6f5");
-}
-
-/// Black's Amazon on a10 is walled in by its own Knight and Rook and by arrows; of 35 turns,
-/// only the Knight's leap away (with the one shot that does not land back on b10) frees it.
-#[test]
-fn the_computer_frees_its_amazon_in_yagbap() {
-    let position = "an1****1**/r***1*1br*/**1n*b1*m*/1*1*1**1*1/1*q**1*c1*/*C***1***1/\
-                    M**A*1***1/1*1*****N1/***1*1B*B1/1*1R1R*N**[] b - - 86 53 phase=play \
-                    turns=33,32";
-    assert_eq!(choice("yagbap", position, 200), "b10c8,c8c7");
-}
-
-/// Along random games of every shipped game, the computer's turn is always legal and comes
-/// within its budget.
-#[test]
-fn the_computer_plays_only_legal_turns_in_time() {
-    for name in SHIPPED {
-        let rules = ruleset(name);
-        let mut searcher = Searcher::new(&rules, 3);
-        let mut position = Position::start(&rules);
-        let mut turns: Vec<Turn> = Vec::new();
-        let mut random = fairy::random::Random::new(name.len() as u64);
-        for ply in 0..12 {
-            position.legal_turns(&mut turns);
-            if turns.is_empty() {
-                break;
-            }
-            if ply % 4 == 3 {
-                let started = Instant::now();
-                let found = searcher
-                    .choose(&mut position, Duration::from_millis(20))
-                    .expect("a turn");
-                assert!(turns.contains(&found.turn), "{name}: a legal turn");
-                assert!(
-                    started.elapsed() < Duration::from_millis(500),
-                    "{name}: {:?}",
-                    started.elapsed()
-                );
-            }
-            position.make(&turns[random.below(turns.len())]);
-        }
-    }
 }

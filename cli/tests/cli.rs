@@ -107,8 +107,13 @@ impl Drop for TempFile {
     }
 }
 
+/// The project's folder: the command line's crate is one folder down.
+fn project() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
 fn concept(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    project()
         .join("tests/concepts")
         .join(format!("{name}.rules"))
         .to_string_lossy()
@@ -116,7 +121,7 @@ fn concept(name: &str) -> String {
 }
 
 fn shipped(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    project()
         .join("rules")
         .join(name)
         .to_string_lossy()
@@ -536,7 +541,7 @@ fn show_says_check_and_by_which_pieces() {
 #[test]
 fn check_json_locates_every_problem() {
     let chess = shipped("chess.rules");
-    let bad = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let bad = project()
         .join("tests/bad/syntax-error-and-name-errors.rules")
         .to_string_lossy()
         .into_owned();
@@ -727,7 +732,7 @@ fn a_promoted_pawn_read_from_a_position_goes_to_hand_as_a_pawn() {
 /// order and written passed square first.
 #[test]
 fn a_slanting_en_passant_field_names_both_squares() {
-    let rules = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let rules = project()
         .join("tests/variants/berolina.rules")
         .to_string_lossy()
         .into_owned();

@@ -1,16 +1,17 @@
-//! The command line, as the README documents it. Exit codes: 0 success, 1 an invalid rule file, position or
+//! The `fairy` command line, as the README documents it: the one part of fairy that reads
+//! arguments, prints, and exits. Exit codes: 0 success, 1 an invalid rule file, position or
 //! move, 2 bad usage.
 
-use crate::check::checked::TestCase;
-use crate::compile::Ruleset;
-use crate::diagnostic::{Code, FileReport, Problem};
-use crate::engine::Position;
-use crate::engine::perft::Perft;
-use crate::limits::MAX_PERFT_DEPTH;
-use crate::notation::{NotationError, fen, moves};
-use crate::pipeline::{self, Loaded};
-use crate::source::{self, LoadError};
 use clap::{Args, Parser, Subcommand};
+use fairy::check::checked::TestCase;
+use fairy::compile::Ruleset;
+use fairy::diagnostic::{Code, FileReport, Problem};
+use fairy::engine::Position;
+use fairy::engine::perft::Perft;
+use fairy::limits::MAX_PERFT_DEPTH;
+use fairy::notation::{NotationError, fen, moves};
+use fairy::pipeline::{self, Loaded};
+use fairy::source::{self, LoadError};
 use miette::NamedSource;
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -117,7 +118,7 @@ macro_rules! complain {
 }
 pub(crate) use complain;
 
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -130,7 +131,7 @@ pub fn main() -> ExitCode {
         Command::Show(args) => with_position(&args, |position| {
             match args.json {
                 true => emit(&json::text(&json::position(position))),
-                false => emit(&crate::notation::diagram(position)),
+                false => emit(&fairy::notation::diagram(position)),
             }
             Ok(())
         }),
@@ -306,7 +307,7 @@ fn report_notation(code: Code, name: &str, text: &str, error: NotationError) -> 
     let problem = Problem::error(
         code,
         error.message.clone(),
-        crate::syntax::ast::Span::new(
+        fairy::diagnostic::Span::new(
             error.start,
             error.end.max(error.start + 1).min(text.len().max(1)),
         ),
@@ -382,7 +383,7 @@ fn run_tests(paths: &[String], max_nodes: u64) -> Result<(), Reported> {
             emit(&format!("{path}: no test blocks\n"));
         }
         for case in &tests {
-            failures += crate::testing::run_case(&rules, case, max_nodes, |line| {
+            failures += fairy::testing::run_case(&rules, case, max_nodes, |line| {
                 emit(&format!("{path}: {line}\n"))
             });
         }
@@ -403,5 +404,5 @@ fn run_tests(paths: &[String], max_nodes: u64) -> Result<(), Reported> {
 /// Renders a report for standard error: in colour on a terminal, plain otherwise.
 fn render(report: &FileReport) -> String {
     let colour = std::io::stderr().is_terminal();
-    crate::diagnostic::render(report, 100, colour)
+    fairy::diagnostic::render(report, 100, colour)
 }

@@ -3,11 +3,11 @@
 
 use super::seats::{Seat, parse_seat, seat_seed, seats_of};
 use super::{Reported, emit, load_rules, moves_text, start_position};
-use crate::ai::Player;
-use crate::compile::Ruleset;
-use crate::engine::{Position, Turn};
-use crate::notation::{Marks, fen, marked_diagram, moves};
 use clap::Args;
+use fairy::ai::Player;
+use fairy::compile::Ruleset;
+use fairy::engine::{Position, Turn};
+use fairy::notation::{Marks, fen, marked_diagram, moves};
 use std::io::BufRead;
 use std::time::Duration;
 
