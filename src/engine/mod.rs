@@ -14,7 +14,9 @@ pub mod probe;
 pub mod setup;
 mod steps;
 pub mod turn;
+pub mod validity;
 
 pub use position::Position;
-pub use setup::{Field, PositionError, Setup};
+pub use setup::Setup;
 pub use turn::{Part, PartKind, Turn};
+pub use validity::{Field, PositionError};

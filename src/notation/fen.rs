@@ -26,7 +26,7 @@
 
 use super::NotationError;
 use crate::compile::{BLOCKED, CastleRight, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
-use crate::engine::setup::square_beyond;
+use crate::engine::validity::square_beyond;
 use crate::engine::{Field, Position, PositionError, Setup};
 
 /// Writes a position as FEN.
