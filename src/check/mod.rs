@@ -639,13 +639,19 @@ impl<'a> Checker<'a> {
         self.require_forward_of(&all, span, why);
     }
 
-    /// Reports each of `players` that has no forward direction; returns the ones that do.
-    fn require_forward_of(&mut self, players: &[usize], span: Span, why: &str) -> Vec<usize> {
+    /// Reports each of `players` that has no forward direction; returns the ones that do, each
+    /// with the way it faces.
+    fn require_forward_of(
+        &mut self,
+        players: &[usize],
+        span: Span,
+        why: &str,
+    ) -> Vec<(usize, Compass)> {
         let mut facing = Vec::new();
         for &index in players {
             let player = self.player_decls[index];
-            if player.forward.is_some() {
-                facing.push(index);
+            if let Some(forward) = &player.forward {
+                facing.push((index, forward.value));
                 continue;
             }
             let name = &player.name.value;

@@ -355,6 +355,7 @@ impl Checker<'_> {
     /// Whether a modifier makes sense on its rule.
     fn check_modifier_fits(&mut self, rule: &MoveRule, modifier: &Spanned<Modifier>) {
         let mode = rule.mode.as_ref().map(|m| m.value);
+        let mode_span = rule.mode.as_ref().map_or(modifier.span, |m| m.span);
         match &modifier.value {
             Modifier::Lame if !has_path(&rule.atom.value) => self.error(
                 Problem::error(
@@ -370,10 +371,7 @@ impl Checker<'_> {
                     modifier.span,
                     "on a move-only rule",
                 )
-                .with_note(
-                    rule.mode.as_ref().expect("mode").span,
-                    "this rule never captures",
-                ),
+                .with_note(mode_span, "this rule never captures"),
             ),
             Modifier::Passable if mode == Some(Mode::CaptureOnly) => self.error(
                 Problem::error(

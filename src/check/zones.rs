@@ -163,17 +163,12 @@ impl Checker<'_> {
         // One zone is written once for all its players: report it once, naming who it fails.
         let off: Vec<(&str, Compass, u32)> = facing
             .iter()
-            .map(|&index| {
-                let player = self.player_decls[index];
-                let forward = player
-                    .forward
-                    .as_ref()
-                    .expect("facing players have a forward");
-                let depth = match forward.value {
+            .map(|&(index, forward)| {
+                let depth = match forward {
                     Compass::North | Compass::South => board.height,
                     Compass::East | Compass::West => board.width,
                 };
-                (player.name.value.as_str(), forward.value, depth)
+                (self.player_decls[index].name.value.as_str(), forward, depth)
             })
             .filter(|&(_, _, depth)| high.value > depth)
             .collect();
