@@ -481,6 +481,7 @@ impl<'a> Checker<'a> {
         if let Some((earlier, later)) = forms.written_alike(&letters) {
             self.report_written_alike(&forms, &letters, earlier, later);
         }
+        self.check_hand_counts(&forms);
         let kinds = forms.list.len();
         let players = self.player_decls.len().max(1);
         let most = limits::max_kinds(players);

@@ -2,9 +2,11 @@
 
 use super::Checker;
 use super::checked::{self, PieceId, PlayerId, TestCase};
+use super::forms::Forms;
 use crate::diagnostic::{Code, Problem};
 use crate::limits::{MAX_IN_HAND, MAX_PERFT_DEPTH};
 use crate::syntax::ast::*;
+use std::collections::HashMap;
 
 /// Past this many leaf nodes a perft takes more than a few seconds, even at tens of millions
 /// of nodes a second.
@@ -22,27 +24,43 @@ pub(super) struct SetupItem {
 impl Checker<'_> {
     pub(super) fn check_setup(&mut self, setup: &Setup) -> Option<SetupItem> {
         let player = self.player(&setup.player);
-        let mut counts: std::collections::HashMap<&str, usize> = Default::default();
         let hand = self.piece_list(&setup.hand);
-        for piece in &setup.hand {
-            let count = counts.entry(&piece.value).or_default();
-            *count += 1;
-            if *count == MAX_IN_HAND + 1 {
-                self.error(Problem::error(
-                    Code::HandOverflow,
-                    "at most 255 pieces of a kind can be in hand",
-                    piece.span,
-                    "the 256th",
-                ));
-            }
-        }
         let placed: Vec<Name> = setup.placements.iter().map(|p| p.piece.clone()).collect();
+        let placements = self.piece_list(&placed);
         Some(SetupItem {
             player: player?,
-            placements: self.piece_list(&placed)?,
+            placements: placements?,
             hand: hand?,
             span: setup.span,
         })
+    }
+
+    /// A hand holds at most [`MAX_IN_HAND`] pieces of a kind, counted as they go to hand: a
+    /// piece lettered `+P` that the Pawn promotes to goes to hand as a Pawn.
+    pub(super) fn check_hand_counts(&mut self, forms: &Forms) {
+        let file = self.file;
+        for setup in file.setups() {
+            let mut counts: HashMap<usize, usize> = HashMap::new();
+            for piece in &setup.hand {
+                let Some(index) = self
+                    .piece_decls
+                    .iter()
+                    .position(|p| p.name.value == piece.value)
+                else {
+                    continue;
+                };
+                let count = counts.entry(forms.list[index].root).or_default();
+                *count += 1;
+                if *count == MAX_IN_HAND + 1 {
+                    self.error(Problem::error(
+                        Code::HandOverflow,
+                        "at most 255 pieces of a kind can be in hand",
+                        piece.span,
+                        "the 256th",
+                    ));
+                }
+            }
+        }
     }
 
     /// Across all setups: one per player, no square used twice, no player without pieces. Gives

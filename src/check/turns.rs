@@ -339,12 +339,12 @@ impl Checker<'_> {
         context: BodyContext,
         after_move: bool,
     ) -> Option<checked::Step> {
-        let condition = match &step.condition {
-            Some(counter) => Some(CounterId(
-                self.counters.resolve(counter, &mut self.problems)?,
-            )),
-            None => None,
-        };
+        // Resolved now, and used at the end, so that an unknown counter does not hide what
+        // else is wrong with the step.
+        let condition = step
+            .condition
+            .as_ref()
+            .map(|counter| self.counters.resolve(counter, &mut self.problems));
         let span = step.action.span;
         if context == BodyContext::Trigger
             && !matches!(step.action.value, Action::Remove(_) | Action::Unblock)
@@ -373,6 +373,10 @@ impl Checker<'_> {
             }
             Action::Unblock => checked::Action::Unblock,
             Action::Pass => checked::Action::Pass,
+        };
+        let condition = match condition {
+            Some(counter) => Some(CounterId(counter?)),
+            None => None,
         };
         Some(checked::Step {
             optional: step.optional,
