@@ -75,27 +75,35 @@ fn deep_published_counts() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// The `test` blocks of every playable shipped variant and of every test variant.
-#[test]
-fn every_test_block_passes() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/variants");
-    let variants = std::fs::read_dir(dir)
-        .expect("tests/variants")
+/// The rule files in a folder of the tests, named as for [`common::rule_text`].
+fn rule_files_in(folder: &str) -> Vec<String> {
+    let dir = format!("{}/tests/{folder}", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .map(|entry| {
             let path = entry.expect("a directory entry").path();
-            let stem = path
-                .file_stem()
-                .expect("a file name")
-                .to_string_lossy()
-                .into_owned();
-            format!("tests/variants/{stem}")
-        });
-    let names: Vec<String> = SHIPPED
+            let stem = path.file_stem().expect("a file name").to_string_lossy();
+            format!("tests/{folder}/{stem}")
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// The `test` blocks of every shipped variant, test variant and concept file.
+#[test]
+fn every_test_block_passes() {
+    let variants = rule_files_in("variants");
+    let concepts = rule_files_in("concepts");
+    assert!(
+        !variants.is_empty() && !concepts.is_empty(),
+        "the test files are found"
+    );
+    let names = SHIPPED
         .iter()
         .map(|n| n.to_string())
         .chain(variants)
-        .collect();
-    assert!(names.len() > SHIPPED.len(), "the test variants are found");
+        .chain(concepts);
     for name in names {
         let loaded = fairy::pipeline::load(&common::rule_text(&name));
         let rules = loaded.rules.expect("playable");

@@ -107,7 +107,8 @@ pub struct Piece {
     pub name: String,
     pub letter: String,
     pub royal: bool,
-    /// Its own move rules, in file order; `like` stays a reference to the other piece.
+    /// Its move rules, in file order, each `like` replaced by the other piece's rules, without
+    /// repeats.
     pub moves: Vec<MoveRule>,
     pub promotions: Vec<Promotion>,
     pub drops: DropLimits,
@@ -115,7 +116,7 @@ pub struct Piece {
     pub castles: Vec<Castle>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MoveRule {
     /// Move only or capture only; both when `None`.
     pub mode: Option<MoveMode>,
@@ -140,8 +141,6 @@ pub enum Atom {
     /// Over one piece: landing anywhere beyond it (`true`) or just beyond it.
     Hop(DirectionSet, bool),
     Anywhere,
-    /// The move rules of another piece.
-    Like(PieceId),
 }
 
 #[derive(Clone, Debug)]

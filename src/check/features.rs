@@ -219,6 +219,10 @@ impl FeatureUses {
     }
 
     fn move_rule(&mut self, rule: &MoveRule) {
+        // Its moves are the other piece's, whose rules are counted where they are written.
+        if matches!(rule.atom.value, Atom::Like(_)) {
+            return;
+        }
         let feature = match rule.atom.value {
             Atom::Hop(..) => Feature::Hoppers,
             Atom::Anywhere => Feature::Anywhere,

@@ -1,6 +1,6 @@
 //! Pieces: letters, move rules and their modifiers, promotion, drop limits, grants, castling.
 
-use super::checked::{self, TagId};
+use super::checked::{self, PieceId, TagId};
 use super::zones::ForPlayers;
 use super::{Checker, DirectionUse, graph};
 use crate::diagnostic::{Code, Problem};
@@ -18,8 +18,83 @@ pub(super) enum RuleContext {
     Arrow,
 }
 
+/// A move rule as the checker resolves it: moves of its own, or another piece's moves (`like`),
+/// which are filled in once every piece is resolved.
+#[derive(Clone, Debug)]
+pub(super) enum RuleOrLike {
+    Rule(checked::MoveRule),
+    Like(PieceId),
+}
+
+/// A piece as checked, before `like` is expanded.
+pub(super) struct PieceDraft {
+    /// The piece, its move rules and its grants' rules still to be filled in.
+    piece: checked::Piece,
+    own: Vec<RuleOrLike>,
+    /// Each grant's rules, in the order of `piece.grants`.
+    granted: Vec<Vec<RuleOrLike>>,
+}
+
+/// The pieces with every `like` replaced by the other piece's moves, each piece's list without
+/// repeats. Pieces are expanded after the pieces they are like, so a chain of any length costs
+/// its size; the checker has refused circles.
+pub(super) fn expand_likes(drafts: Vec<PieceDraft>) -> Vec<checked::Piece> {
+    let likes: Vec<Vec<usize>> = drafts
+        .iter()
+        .map(|draft| {
+            (draft.own.iter())
+                .filter_map(|rule| match rule {
+                    RuleOrLike::Like(other) => Some(other.0),
+                    RuleOrLike::Rule(_) => None,
+                })
+                .collect()
+        })
+        .collect();
+    let mut moves: Vec<Vec<checked::MoveRule>> = vec![Vec::new(); drafts.len()];
+    for piece in graph::dependency_order(&likes) {
+        moves[piece] = expanded(&drafts[piece].own, &moves);
+    }
+    let granted: Vec<Vec<Vec<checked::MoveRule>>> = drafts
+        .iter()
+        .map(|draft| {
+            (draft.granted.iter())
+                .map(|rules| expanded(rules, &moves))
+                .collect()
+        })
+        .collect();
+    drafts
+        .into_iter()
+        .zip(moves)
+        .zip(granted)
+        .map(|((draft, own), granted)| {
+            let mut piece = draft.piece;
+            piece.moves = own;
+            for (grant, rules) in piece.grants.iter_mut().zip(granted) {
+                grant.rules = rules;
+            }
+            piece
+        })
+        .collect()
+}
+
+/// `rules` with each `like` replaced by that piece's `moves`, without repeats.
+fn expanded(rules: &[RuleOrLike], moves: &[Vec<checked::MoveRule>]) -> Vec<checked::MoveRule> {
+    let every = rules.iter().flat_map(|rule| match rule {
+        RuleOrLike::Rule(rule) => std::slice::from_ref(rule),
+        RuleOrLike::Like(other) => moves[other.0].as_slice(),
+    });
+    let mut out: Vec<checked::MoveRule> = Vec::new();
+    for rule in every {
+        if !out.contains(rule) {
+            out.push(rule.clone());
+        }
+    }
+    out
+}
+
 impl Checker<'_> {
-    pub(super) fn check_piece(&mut self, piece: &Piece) -> Option<checked::Piece> {
+    /// Checks a piece; resolves it, but for its `like` rules, when every part resolves.
+    pub(super) fn check_piece(&mut self, piece: &Piece) -> Option<PieceDraft> {
         self.check_letter(piece);
         let mut royal: Option<Span> = None;
         let mut castles: Vec<(String, Span)> = Vec::new();
@@ -33,6 +108,8 @@ impl Checker<'_> {
             grants: Vec::new(),
             castles: Vec::new(),
         };
+        let mut own = Vec::new();
+        let mut granted = Vec::new();
         let mut complete = true;
         for clause in &piece.clauses {
             match clause {
@@ -52,7 +129,7 @@ impl Checker<'_> {
                 }
                 PieceClause::Move(rule) => {
                     match self.check_move_rule(rule, RuleContext::Piece, Some(piece)) {
-                        Some(rule) => resolved.moves.push(rule),
+                        Some(rule) => own.push(rule),
                         None => complete = false,
                     }
                 }
@@ -64,7 +141,10 @@ impl Checker<'_> {
                     complete &= self.check_drop_rule(piece, rule, &mut resolved.drops)
                 }
                 PieceClause::Grant(grant) => match self.check_grant(grant) {
-                    Some(grant) => resolved.grants.push(grant),
+                    Some((grant, rules)) => {
+                        resolved.grants.push(grant);
+                        granted.push(rules);
+                    }
                     None => complete = false,
                 },
                 PieceClause::Castle(castle) => {
@@ -104,7 +184,11 @@ impl Checker<'_> {
                 .with_help("give it a move rule such as `step orthogonal`"),
             );
         }
-        complete.then_some(resolved)
+        complete.then_some(PieceDraft {
+            piece: resolved,
+            own,
+            granted,
+        })
     }
 
     fn check_letter(&mut self, piece: &Piece) {
@@ -143,9 +227,12 @@ impl Checker<'_> {
         rule: &MoveRule,
         context: RuleContext,
         owner: Option<&Piece>,
-    ) -> Option<checked::MoveRule> {
+    ) -> Option<RuleOrLike> {
+        if let Atom::Like(other) = &rule.atom.value {
+            return self.check_like(rule, other, owner);
+        }
         self.check_mode(rule, context);
-        let atom = self.check_atom(&rule.atom, context, owner);
+        let atom = self.check_atom(&rule.atom, context);
         let mut resolved = atom.map(|atom| checked::MoveRule {
             mode: rule.mode.as_ref().map(|m| m.value),
             atom,
@@ -179,7 +266,40 @@ impl Checker<'_> {
                 (Some(_), None) => {}
             }
         }
-        resolved
+        resolved.map(RuleOrLike::Rule)
+    }
+
+    /// `like PIECE`: the other piece's moves as they are, so no mode or modifier goes with it.
+    fn check_like(
+        &mut self,
+        rule: &MoveRule,
+        other: &Name,
+        owner: Option<&Piece>,
+    ) -> Option<RuleOrLike> {
+        let extra = (rule.mode.as_ref().map(|m| m.span))
+            .into_iter()
+            .chain(rule.modifiers.iter().map(|m| m.span));
+        for span in extra {
+            self.error(
+                Problem::error(
+                    Code::LikeWithModifier,
+                    "`like` takes no mode or modifier",
+                    span,
+                    "not with `like`",
+                )
+                .with_help("`like` stands for the other piece's moves as they are: write the moves out to change them"),
+            );
+        }
+        let like = self.piece(other)?;
+        if owner.is_some_and(|p| p.name.value == other.value) {
+            self.error(Problem::error(
+                Code::LikeItself,
+                "a piece cannot move like itself",
+                other.span,
+                "this is the piece being defined",
+            ));
+        }
+        Some(RuleOrLike::Like(like))
     }
 
     fn check_mode(&mut self, rule: &MoveRule, context: RuleContext) {
@@ -211,12 +331,8 @@ impl Checker<'_> {
         }
     }
 
-    fn check_atom(
-        &mut self,
-        atom: &Spanned<Atom>,
-        context: RuleContext,
-        owner: Option<&Piece>,
-    ) -> Option<checked::Atom> {
+    /// Checks the atom of a move rule other than `like`.
+    fn check_atom(&mut self, atom: &Spanned<Atom>, context: RuleContext) -> Option<checked::Atom> {
         use checked::Atom as Resolved;
         let lines = if context == RuleContext::Granted {
             DirectionUse::Granted
@@ -242,18 +358,8 @@ impl Checker<'_> {
                 Resolved::Ride(vector.value, set, self.check_range(up_to.as_ref()))
             }
             Atom::Anywhere => Resolved::Anywhere,
-            Atom::Like(name) => {
-                let like = self.piece(name)?;
-                if owner.is_some_and(|p| p.name.value == name.value) {
-                    self.error(Problem::error(
-                        Code::LikeItself,
-                        "a piece cannot move like itself",
-                        name.span,
-                        "this is the piece being defined",
-                    ));
-                }
-                Resolved::Like(like)
-            }
+            // Resolved by `check_like`, before the atom is looked at.
+            Atom::Like(_) => return None,
         };
         Some(resolved)
     }
@@ -492,7 +598,8 @@ impl Checker<'_> {
         complete
     }
 
-    fn check_grant(&mut self, grant: &Grant) -> Option<checked::Grant> {
+    /// Checks a grant; resolves it, with its rules apart until `like` is expanded.
+    fn check_grant(&mut self, grant: &Grant) -> Option<(checked::Grant, Vec<RuleOrLike>)> {
         let neighbours = self.check_directions(&grant.directions, grant.span, DirectionUse::Lines);
         if grant.rules.is_empty() {
             self.error(Problem::error(
@@ -502,16 +609,17 @@ impl Checker<'_> {
                 "no move rules inside",
             ));
         }
-        let rules: Vec<Option<checked::MoveRule>> = grant
+        let rules: Vec<Option<RuleOrLike>> = grant
             .rules
             .iter()
             .map(|rule| self.check_move_rule(rule, RuleContext::Granted, None))
             .collect();
-        Some(checked::Grant {
+        let resolved = checked::Grant {
             enemy: grant.side.value == Side::Enemy,
             neighbours,
-            rules: rules.into_iter().collect::<Option<_>>()?,
-        })
+            rules: Vec::new(),
+        };
+        Some((resolved, rules.into_iter().collect::<Option<_>>()?))
     }
 
     fn check_castle(

@@ -1,7 +1,7 @@
 //! Turns: counters, the actions of a turn, phases and triggers.
 
 use super::checked::{self, CounterId, PlayerId, TagId};
-use super::pieces::RuleContext;
+use super::pieces::{RuleContext, RuleOrLike};
 use super::zones::ForPlayers;
 use super::{Checker, DirectionUse};
 use crate::diagnostic::{Code, Problem};
@@ -485,13 +485,12 @@ impl Checker<'_> {
                 resolved = None;
                 continue;
             }
-            match (
-                self.check_move_rule(rule, RuleContext::Arrow, None),
-                &mut resolved,
-            ) {
-                (Some(rule), Some(resolved)) => resolved.push(rule),
-                (None, _) => resolved = None,
-                (Some(_), None) => {}
+            // A `like` was refused above: an arrow's flight is written out.
+            let checked = self.check_move_rule(rule, RuleContext::Arrow, None);
+            match (checked, &mut resolved) {
+                (Some(RuleOrLike::Rule(rule)), Some(resolved)) => resolved.push(rule),
+                (Some(RuleOrLike::Rule(_)), None) => {}
+                (Some(RuleOrLike::Like(_)) | None, _) => resolved = None,
             }
         }
         resolved

@@ -121,7 +121,6 @@ impl<'a> MoveCompiler<'a> {
                 (lines, set, u16::MAX)
             }
             checked::Atom::Anywhere => (Vec::new(), DirectionSet::of([]), 1),
-            checked::Atom::Like(_) => return Vec::new(),
         };
         let from_zone = rule.from.as_ref().map(|zone| self.zone(zone));
         let mut lines: Vec<((i32, i32), Vec<u16>)> = Vec::new();

@@ -4,7 +4,7 @@
 use super::Code;
 use super::moves::{Gen, Hop, Mode, MoveCompiler};
 use super::players::Players;
-use crate::check::checked::{self, Checked, PieceId};
+use crate::check::checked::{Checked, PieceId};
 use crate::check::forms::{Form, Forms};
 use crate::geometry::{absolute, images};
 
@@ -122,8 +122,7 @@ impl PieceTables {
         let no_capture = checked.captures.none;
         for (kind, form) in forms.list.iter().enumerate() {
             for player in 0..count {
-                let gens = move_rules(checked, form.shape, 0)
-                    .iter()
+                let gens = (checked.pieces[form.shape].moves.iter())
                     .flat_map(|r| moves.gens(r, player, None))
                     .collect();
                 let code = tables.code(kind, player) as usize;
@@ -283,22 +282,6 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
         promotions,
         drops,
     }
-}
-
-/// A piece's own move rules, with `like` expanded.
-fn move_rules(checked: &Checked, piece: usize, depth: usize) -> Vec<&checked::MoveRule> {
-    let mut out = Vec::new();
-    for rule in &checked.pieces[piece].moves {
-        match rule.atom {
-            // The checker rejects cycles; the depth bound is a second guard.
-            checked::Atom::Like(other) if depth < 16 => {
-                out.extend(move_rules(checked, other.0, depth + 1))
-            }
-            checked::Atom::Like(_) => {}
-            _ => out.push(rule),
-        }
-    }
-    out
 }
 
 /// The moves each lender code lends, to each neighbour and receiving player; none when no

@@ -98,6 +98,7 @@ codes! {
     ModifierTwice = "modifier-twice",
     LikeItself = "like-itself",
     LikeCycle = "like-cycle",
+    LikeWithModifier = "like-with-modifier",
     RangeZero = "range-zero",
     LeapZeroVector = "leap-zero-vector",
     LeapNeverLands = "leap-never-lands",
