@@ -9,7 +9,7 @@ use common::{SHIPPED, ruleset};
 use fairy::compile::Ruleset;
 use fairy::consistency::Walk;
 use fairy::engine::perft::Perft;
-use fairy::engine::{Field, Position, Setup, Turn};
+use fairy::engine::{Field, Position, PositionRule, Setup, Turn};
 use fairy::notation::fen;
 use fairy::random::Random;
 
@@ -410,38 +410,107 @@ fn malformed_setups_are_refused() {
     ];
     for setup in cases {
         let problem = Position::from_setup(&rules, &setup).expect_err("refused");
-        assert!(
-            problem.message.starts_with("malformed position"),
-            "{problem}"
-        );
+        assert_eq!(problem.rule, PositionRule::Malformed, "{problem}");
     }
     let position = Position::from_setup(&rules, &start).expect("the start is a position");
     assert_eq!(position.hash(), Position::start(&rules).hash());
 }
 
-/// The rules of a valid position hold for setups as for position text, each problem naming
-/// the part of the setup it is about.
+/// Each rule of a valid position holds for setups as for position text, and a refusal says
+/// which rule, and whose pieces it is about. A setup that text could never write is refused
+/// too, so that every position writes and reads back as itself.
 #[test]
-fn setups_that_break_a_rule_say_which_part() {
+fn setups_that_break_a_rule_say_which_rule() {
+    let refused = |name: &str, setup: &Setup| {
+        let rules = ruleset(name);
+        Position::from_setup(&rules, setup).expect_err("refused")
+    };
     let rules = ruleset("chess");
     let start = Setup::start(&rules);
-    let e8 = rules.geometry.parse("e8").expect("e8");
-    let h1 = rules.geometry.parse("h1").expect("h1");
+    let square = |name: &str| rules.geometry.parse(name).expect("a square") as usize;
     let mut no_king = Setup {
         castling: 0,
         ..start.clone()
     };
-    no_king.board[e8 as usize] = fairy::compile::EMPTY;
-    let problem = Position::from_setup(&rules, &no_king).expect_err("no black King");
-    assert_eq!((problem.field, problem.player), (Field::Board, Some(1)));
+    no_king.board[square("e8")] = fairy::compile::EMPTY;
+    let problem = refused("chess", &no_king);
+    assert_eq!(
+        (problem.rule, problem.player),
+        (PositionRule::NoRoyal, Some(1))
+    );
+    assert_eq!(problem.rule.field(), Field::Board);
     let mut rook_gone = start.clone();
-    rook_gone.board[h1 as usize] = fairy::compile::EMPTY;
-    let problem = Position::from_setup(&rules, &rook_gone).expect_err("castling without a rook");
-    assert!(matches!(problem.field, Field::Castling(_)), "{problem:?}");
+    rook_gone.board[square("h1")] = fairy::compile::EMPTY;
+    let problem = refused("chess", &rook_gone);
+    assert!(
+        matches!(problem.rule, PositionRule::CastlingPiecesMoved(_)),
+        "{problem:?}"
+    );
     let passed_nothing = Setup {
-        en_passant: Some((rules.geometry.parse("e3").expect("e3"), None)),
+        en_passant: Some((square("e3") as u16, None)),
         ..start.clone()
     };
-    let problem = Position::from_setup(&rules, &passed_nothing).expect_err("nothing passed e3");
-    assert_eq!(problem.field, Field::EnPassant);
+    assert_eq!(
+        refused("chess", &passed_nothing).rule,
+        PositionRule::EnPassantImpossible
+    );
+    let cases = [
+        (
+            Setup {
+                castling: 1 << 20,
+                ..start.clone()
+            },
+            PositionRule::Malformed,
+        ),
+        (
+            Setup {
+                fullmove: 0,
+                ..start.clone()
+            },
+            PositionRule::Malformed,
+        ),
+        (
+            Setup {
+                alive: 0b01,
+                ..start.clone()
+            },
+            PositionRule::NoOneOut,
+        ),
+    ];
+    for (setup, rule) in cases {
+        assert_eq!(refused("chess", &setup).rule, rule);
+    }
+    let mut hand = start.clone();
+    hand.hands[0] = 1;
+    assert_eq!(refused("chess", &hand).rule, PositionRule::HandWithoutHands);
+
+    let crazyhouse = ruleset("crazyhouse");
+    let promoted = (crazyhouse.pieces.kinds.iter())
+        .position(|k| k.promoted)
+        .expect("a promoted kind");
+    let mut promoted_in_hand = Setup::start(&crazyhouse);
+    promoted_in_hand.hands[promoted] = 1;
+    let problem = refused("crazyhouse", &promoted_in_hand);
+    assert_eq!(
+        (problem.rule, problem.player),
+        (PositionRule::PromotedInHand, Some(0))
+    );
+
+    // The two castlings of one King and Rook are one right, given or not as one.
+    let two = ruleset("tests/concepts/castle-two-distances");
+    let bits = two.castling.all();
+    let one_of_a_pair = (0..32)
+        .map(|bit| 1u32 << bit)
+        .find(|&bit| {
+            bits & bit != 0 && two.castling.same_pieces(bit.trailing_zeros() as usize) != bit
+        })
+        .expect("a right with a twin");
+    let apart = Setup {
+        castling: one_of_a_pair,
+        ..Setup::start(&two)
+    };
+    assert!(matches!(
+        refused("tests/concepts/castle-two-distances", &apart).rule,
+        PositionRule::CastlingRightsApart(_)
+    ));
 }

@@ -21,8 +21,6 @@ pub struct Castling {
     pub clear: Vec<u32>,
     /// Castling without rights.
     pub free: Vec<FreeCastle>,
-    /// The kinds that have some castling without rights.
-    pub free_castlers: u64,
 }
 
 /// Castling for one player: the royal piece and its partner on their start squares.
@@ -121,9 +119,18 @@ impl Castling {
         Ok(Castling {
             rights,
             clear,
-            free_castlers: free.iter().fold(0, |m, c| m | 1 << c.kind),
             free,
         })
+    }
+
+    /// The rights of the same player and the same two pieces as right `bit`, as bits: they are
+    /// gained and lost together, and written as one.
+    pub fn same_pieces(&self, bit: usize) -> u32 {
+        let right = &self.rights[bit];
+        let key = (right.player, right.king_from, right.rook_from);
+        (self.rights.iter().enumerate())
+            .filter(|(_, r)| (r.player, r.king_from, r.rook_from) == key)
+            .fold(0, |bits, (bit, _)| bits | 1 << bit)
     }
 
     /// Every right, as bits.

@@ -1,11 +1,16 @@
-//! What the engine derives once from the other parts, in one place: each flag says whether
-//! the rules use a concept, so that a game that does not use it pays nothing for it on the hot
-//! path. A new flag is one more field here and one more line in [`Derived::new`].
+//! What the engine derives once from the other parts, in one place: flags that say whether the
+//! rules use a concept, so that a game that does not use it pays nothing for it on the hot
+//! path, and the masks and lists the engine consults in its stead. The parts hold what the
+//! file says; a new derived value is one more field here and one more line in
+//! [`Derived::new`].
 
+use super::captures::Captures;
 use super::castling::Castling;
 use super::counters::Event;
-use super::endings::Endings;
+use super::endings::{EndCondition, Endings, Outcome};
 use super::pieces::PieceTables;
+use super::players::Players;
+use super::setup::Start;
 use super::turns::{PhaseEnd, TurnTables};
 
 /// How the engine proves a turn legal, chosen once for the ruleset.
@@ -31,11 +36,15 @@ pub struct Derived {
     /// Some promotion turns a royal piece into a non-royal one or back, so royal pieces are
     /// found by scanning rather than tracked.
     pub royalty_changes: bool,
-    /// Every capture is a plain leap or slide, so pins fully describe discovered attacks.
-    pub plain_attacks: bool,
     pub legality: Legality,
     /// Some move is allowed only as a piece's first move, so positions track unmoved pieces.
     pub first_moves: bool,
+    /// The kinds that have some castling without rights.
+    pub free_castlers: u64,
+    /// Some en-passant capture reaches further than one step: passed squares always open.
+    pub ep_always: bool,
+    /// Some piece can ever be in a hand: captures go there, or the start puts one there.
+    pub hands: bool,
     /// Some turn places a piece and then moves: two placements may end in the same position,
     /// and are then one turn.
     pub placement_then_move: bool,
@@ -46,15 +55,41 @@ pub struct Derived {
     pub simple_limits: bool,
     /// Positions count each player's turns of the phase: some phase ends or has periodic turns.
     pub counts_turns: bool,
+    /// More than two players: a `lose` rule takes the player it holds for out of the game,
+    /// and the last player left wins.
+    pub eliminates: bool,
+    /// The end conditions that can end the game while the player to move still has turns:
+    /// each turn starts by testing them.
+    pub early_ends: Vec<EndCondition>,
+    /// The kinds whose moves reset the count of quiet plies.
+    pub quiet_breakers: u64,
+    /// Whether a capture restarts the count of quiet plies: without a quiet-plies rule the
+    /// clock counts plies since the last capture, as FEN does.
+    pub captures_break_quiet: bool,
+}
+
+/// The parts the derived values come from.
+pub struct Parts<'a> {
+    pub players: &'a Players,
+    pub pieces: &'a PieceTables,
+    pub captures: &'a Captures,
+    pub castling: &'a Castling,
+    pub turns: &'a TurnTables,
+    pub endings: &'a Endings,
+    pub start: &'a Start,
 }
 
 impl Derived {
-    pub fn new(
-        pieces: &PieceTables,
-        turns: &TurnTables,
-        endings: &Endings,
-        castling: &Castling,
-    ) -> Derived {
+    pub fn new(parts: Parts<'_>) -> Derived {
+        let Parts {
+            players,
+            pieces,
+            captures,
+            castling,
+            turns,
+            endings,
+            start,
+        } = parts;
         let kinds = &pieces.kinds;
         let royal = kinds.iter().any(|k| k.royal);
         let plain_attacks = pieces.attacks.iter().all(|a| {
@@ -62,7 +97,15 @@ impl Derived {
                 && a.anywhere == 0
                 && a.leaps.iter().all(|(_, _, path)| path.is_empty())
         });
+        let gens = || pieces.programs.iter().flatten();
         let limited = turns.counters.iter().filter(|c| c.limit.is_some());
+        let eliminates = players.count() > 2;
+        let quiet = endings.rules.iter().filter_map(|(_, c)| match *c {
+            EndCondition::Quiet {
+                captures, kinds, ..
+            } => Some((captures, kinds)),
+            _ => None,
+        });
         Derived {
             royal,
             royalty_changes: kinds.iter().any(|k| {
@@ -71,15 +114,16 @@ impl Derived {
                     .flat_map(|p| &p.targets)
                     .any(|&t| kinds[t as usize].royal != k.royal)
             }),
-            plain_attacks,
             legality: match (royal, endings.by_reply(), plain_attacks) {
                 (false, _, _) => Legality::Free,
                 (true, true, _) => Legality::Reply,
                 (true, false, true) => Legality::Pins,
                 (true, false, false) => Legality::MakeAndTest,
             },
-            first_moves: pieces.programs.iter().flatten().any(|g| g.first)
-                || castling.free.iter().any(|c| c.unmoved),
+            first_moves: gens().any(|g| g.first) || castling.free.iter().any(|c| c.unmoved),
+            free_castlers: castling.free.iter().fold(0, |m, c| m | 1 << c.kind),
+            ep_always: gens().any(|g| g.en_passant && g.mode.captures() && !g.one_step()),
+            hands: captures.to_hand || start.hands.iter().any(|&n| n > 0),
             placement_then_move: turns.placement_then_move(),
             counter_limits: limited.clone().next().is_some(),
             simple_limits: limited
@@ -89,6 +133,17 @@ impl Derived {
                 .phases
                 .iter()
                 .any(|p| p.end != PhaseEnd::Never || p.cycle > 1),
+            eliminates,
+            // With more than two players, `lose` rules are applied at the start of each turn,
+            // taking players out; only the other rules can end the game early.
+            early_ends: (endings.rules.iter())
+                .filter(|&&(outcome, _)| !(eliminates && outcome == Outcome::Lose))
+                .map(|&(_, c)| c)
+                .filter(|c| c.ends_early())
+                .collect(),
+            quiet_breakers: quiet.clone().fold(0, |m, (_, kinds)| m | kinds),
+            captures_break_quiet: quiet.clone().next().is_none()
+                || quiet.clone().any(|(captures, _)| captures),
         }
     }
 }

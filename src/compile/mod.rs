@@ -81,9 +81,18 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
         ..
     } = moves;
     let captures = Captures::new(checked, &mut geometry, &players);
-    let endings = Endings::new(checked, &players);
-    let (start, castling) = Start::new(checked, &mut geometry, &pieces, &players)?;
-    let derived = Derived::new(&pieces, &turns, &endings, &castling);
+    let endings = Endings::new(checked);
+    let start = Start::new(checked, &geometry, &pieces, &players);
+    let castling = Castling::new(checked, &mut geometry, &pieces, &players, &start.board)?;
+    let derived = Derived::new(derived::Parts {
+        players: &players,
+        pieces: &pieces,
+        captures: &captures,
+        castling: &castling,
+        turns: &turns,
+        endings: &endings,
+        start: &start,
+    });
     let zobrist = Zobrist::new(
         geometry.squares(),
         players.count(),

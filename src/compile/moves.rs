@@ -59,6 +59,13 @@ pub struct Gen {
     pub anywhere: bool,
 }
 
+impl Gen {
+    /// Whether the move goes exactly one plain step: no ride, hop, lame path or anywhere.
+    pub fn one_step(&self) -> bool {
+        self.range == 1 && self.hop == Hop::No && self.path.is_empty() && !self.anywhere
+    }
+}
+
 /// A move's tag as turns carry it: 0 for none, else the tag's number plus one.
 pub fn tag_number(tag: Option<TagId>) -> u16 {
     tag.map_or(0, |tag| (tag.0 + 1) as u16)

@@ -83,8 +83,6 @@ pub struct PieceTables {
     /// Per capturing player: (reverse vector, kinds) of the one-step captures that may be en
     /// passant, to tell whether a passed square can be taken at all.
     pub ep_attacks: Vec<Vec<(u16, u64)>>,
-    /// Some en-passant capture reaches further than one step: passed squares always open.
-    pub ep_always: bool,
     /// `attacker_bits[player * 256 + code]`: the kind bit of `code` when `player` owns it.
     pub attacker_bits: Vec<u64>,
     /// The kind and player of each piece code, looked up rather than divided out on the hot
@@ -109,7 +107,6 @@ impl PieceTables {
             overlapping: Vec::new(),
             attacks: Vec::new(),
             ep_attacks: Vec::new(),
-            ep_always: false,
             attacker_bits: Vec::new(),
             owners: (0..256usize)
                 .map(|code| {
@@ -194,7 +191,7 @@ impl PieceTables {
         bits
     }
 
-    /// Fills in which captures may be en passant, grouped like the attack tables.
+    /// Fills in which one-step captures may be en passant, grouped like the attack tables.
     fn en_passant_attacks(&mut self, geometry: &mut super::Geometry) {
         let mut attacks = vec![Vec::<(u16, u64)>::new(); self.players];
         for kind in 0..self.kinds.len() {
@@ -204,12 +201,7 @@ impl PieceTables {
                     .iter()
                     .filter(|g| g.en_passant && g.mode.captures())
                 {
-                    if rule.range != 1
-                        || rule.hop != Hop::No
-                        || !rule.path.is_empty()
-                        || rule.anywhere
-                    {
-                        self.ep_always = true;
+                    if !rule.one_step() {
                         continue;
                     }
                     let (dx, dy) = geometry.vectors[rule.vector as usize];

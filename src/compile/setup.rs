@@ -1,32 +1,28 @@
-//! The start position the `setup` items give, and the castling rights it implies.
+//! The start position the `setup` items give.
 
-use super::castling::Castling;
 use super::geometry::Geometry;
 use super::pieces::PieceTables;
 use super::players::Players;
-use super::support::Unsupported;
 use super::{Code, EMPTY};
 use crate::check::Checked;
 
-/// The position a game starts from.
+/// The position a game starts from; its castling rights are every right
+/// ([`Castling::all`](super::Castling::all)).
 #[derive(Clone, Debug)]
 pub struct Start {
     /// A piece code per square.
     pub board: Vec<Code>,
     /// `hands[player * kinds + kind]`.
     pub hands: Vec<u8>,
-    /// Every castling right the start position gives.
-    pub castling: u32,
 }
 
 impl Start {
-    /// The start position, and the castling its pieces have.
     pub fn new(
         checked: &Checked,
-        geometry: &mut Geometry,
+        geometry: &Geometry,
         pieces: &PieceTables,
         players: &Players,
-    ) -> Result<(Start, Castling), Unsupported> {
+    ) -> Start {
         let mut board = vec![EMPTY; geometry.squares()];
         let kinds = pieces.kinds.len();
         let mut hands = vec![0; players.count() * kinds];
@@ -40,12 +36,6 @@ impl Start {
             let kind = pieces.kinds[piece.0].demotes_to as usize;
             hands[player.0 * kinds + kind] += 1;
         }
-        let castling = Castling::new(checked, geometry, pieces, players, &board)?;
-        let start = Start {
-            board,
-            hands,
-            castling: castling.all(),
-        };
-        Ok((start, castling))
+        Start { board, hands }
     }
 }

@@ -16,7 +16,7 @@ impl Position<'_> {
     /// Settles the start of the turn. `passed` is the square a piece passed on the turn just
     /// made and `victim` where that piece stands: en passant belongs to whoever plays next.
     pub(super) fn start_turn(&mut self, passed: Sq, victim: Sq) {
-        if !self.rules.endings.eliminates {
+        if !self.rules.derived.eliminates {
             return;
         }
         let first = self.to_move;

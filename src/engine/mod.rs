@@ -19,4 +19,4 @@ pub mod validity;
 pub use position::Position;
 pub use setup::Setup;
 pub use turn::{Part, PartKind, Turn};
-pub use validity::{Field, PositionError};
+pub use validity::{Field, PositionError, PositionRule};

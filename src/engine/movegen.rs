@@ -80,7 +80,7 @@ impl Position<'_> {
             match self.piece(code) {
                 Some((kind, owner)) if owner == player && kinds & (1 << kind) != 0 => {
                     self.piece_turns(from, code, player, base, out);
-                    if self.rules.castling.free_castlers & (1 << kind) != 0 {
+                    if self.rules.derived.free_castlers & (1 << kind) != 0 {
                         self.free_castling(from, kind, player, base, out);
                     }
                 }

@@ -65,7 +65,7 @@ impl<'r> Position<'r> {
             let reason = "the last phase of the game has ended".to_string();
             return Some(self.draw(reason, Cause::LastPhaseEnded));
         }
-        if self.rules.endings.eliminates && self.players_in() <= 1 {
+        if self.rules.derived.eliminates && self.players_in() <= 1 {
             let (reason, cause) = self.last_out_reason();
             return Some(Ending::Win {
                 players: self.alive,
@@ -76,7 +76,7 @@ impl<'r> Position<'r> {
         let rules = self.rules;
         for &(outcome, condition) in &rules.endings.rules {
             // Where players are taken out, `lose` rules were applied as the turn started.
-            if rules.endings.eliminates && outcome == Outcome::Lose {
+            if rules.derived.eliminates && outcome == Outcome::Lose {
                 continue;
             }
             if self.holds(condition, turns) {
@@ -95,10 +95,10 @@ impl<'r> Position<'r> {
     /// Whether an end rule ends the game although the player to move has `turns` (not empty).
     pub(super) fn ends_early(&mut self, turns: &[Turn]) -> bool {
         let rules = self.rules;
-        (rules.endings.eliminates && self.players_in() <= 1)
+        (rules.derived.eliminates && self.players_in() <= 1)
             || rules
-                .endings
-                .early
+                .derived
+                .early_ends
                 .iter()
                 .any(|&condition| self.holds(condition, turns))
     }
@@ -113,7 +113,7 @@ impl<'r> Position<'r> {
             EndCondition::Extinct => self.has_no_pieces(self.to_move),
             EndCondition::RoyalCaptured => !self.has_royal(self.to_move),
             EndCondition::Repeated(n) => self.occurrences() >= n,
-            EndCondition::Quiet(n, _) => self.halfmove >= n,
+            EndCondition::Quiet { plies, .. } => self.halfmove >= plies,
             EndCondition::Immobilized(kinds) => self.immobilized(kinds, turns),
             EndCondition::Exposed => self.exposed_players(self.to_move) != 0,
         }
@@ -130,7 +130,7 @@ impl<'r> Position<'r> {
             EndCondition::Extinct => format!("{name} has no pieces"),
             EndCondition::RoyalCaptured => format!("{name}'s royal piece was captured"),
             EndCondition::Repeated(n) => format!("the position occurred {n} times"),
-            EndCondition::Quiet(n, _) => {
+            EndCondition::Quiet { plies: n, .. } => {
                 format!("{n} plies passed without a capture or a counted move")
             }
             EndCondition::Immobilized(kinds) => {

@@ -497,7 +497,7 @@ impl<'r> Position<'r> {
     /// more than two players, taking out the players who lose there).
     pub fn make(&mut self, turn: &Turn) {
         self.make_as(turn, self.to_move);
-        if self.rules.endings.eliminates {
+        if self.rules.derived.eliminates {
             let victim = turn.last_move().map_or(NO_SQUARE, |m| m.to);
             self.start_turn(turn.passed, victim);
         }
@@ -525,13 +525,13 @@ impl<'r> Position<'r> {
         let rules = self.rules;
         let z = &rules.zobrist;
         self.close_en_passant();
-        let mut quiet = !(turn.captures && rules.endings.captures_break_quiet);
+        let mut quiet = !(turn.captures && rules.derived.captures_break_quiet);
         let mut castling = self.castling;
         self.lost.fill(0);
         for part in turn.parts() {
             if matches!(part.kind, PartKind::Move | PartKind::Promote) {
                 if let Some((kind, _)) = self.piece(self.board[part.from as usize]) {
-                    quiet &= rules.endings.quiet_breakers & (1 << kind) == 0;
+                    quiet &= rules.derived.quiet_breakers & (1 << kind) == 0;
                 }
                 castling &= !(rules.castling.clear[part.from as usize]
                     | rules.castling.clear[part.to as usize]);
@@ -710,7 +710,7 @@ impl<'r> Position<'r> {
     /// Whether `player` has a piece that could capture en passant on `sq`. The square is opened
     /// (and hashed) only then, so positions that differ only by an unusable square are equal.
     pub fn can_take_en_passant(&self, sq: Sq, player: usize) -> bool {
-        if self.rules.pieces.ep_always {
+        if self.rules.derived.ep_always {
             return true;
         }
         let bits = &self.rules.pieces.attacker_bits[player * 256..player * 256 + 256];

@@ -43,7 +43,7 @@ impl Setup {
             hands: rules.start.hands.clone(),
             to_move: None,
             alive: all_players(players),
-            castling: rules.start.castling,
+            castling: rules.castling.all(),
             en_passant: None,
             halfmove: 0,
             fullmove: 1,

@@ -43,7 +43,7 @@ impl<'r> Position<'r> {
 
     /// With no turn the game is over anyway; otherwise only some end rules can end it.
     fn clear_if_ended(&mut self, out: &mut Vec<Turn>) {
-        if !self.rules.endings.early.is_empty() && !out.is_empty() && self.ends_early(out) {
+        if !self.rules.derived.early_ends.is_empty() && !out.is_empty() && self.ends_early(out) {
             out.clear();
         }
     }

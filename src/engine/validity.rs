@@ -10,27 +10,86 @@ use crate::geometry::forward_vector;
 /// Why a setup is not a position of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionError {
-    pub field: Field,
+    pub rule: PositionRule,
     /// The player whose pieces it is about, if one.
     pub player: Option<usize>,
     pub message: String,
 }
 
-/// Which part of a setup a [`PositionError`] is about, so that a reader of position text can
-/// point at it.
+/// The rule of a valid position that a setup breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionRule {
+    /// Its parts do not fit the game: a board of another size, a code that is no piece, a
+    /// player, phase, counter or castling right that does not exist, move number 0.
+    Malformed,
+    /// The player to move is out of the game.
+    MoverOut,
+    /// A player out of the game still has pieces.
+    OutWithPieces,
+    /// A player is out of a game that takes no one out.
+    NoOneOut,
+    /// Pieces in hand in a game where nothing ever goes to hand.
+    HandWithoutHands,
+    /// A promoted form in hand: pieces go to hand as what they were.
+    PromotedInHand,
+    /// A castling right, by its bit, whose pieces are not on their start squares.
+    CastlingPiecesMoved(usize),
+    /// A castling right, by its bit, without the other rights of the same two pieces, which are
+    /// gained and lost together.
+    CastlingRightsApart(usize),
+    /// More than one piece could have passed the en passant square.
+    EnPassantAmbiguous,
+    /// No piece can have just passed the en passant square.
+    EnPassantImpossible,
+    /// The colours are swapped in a game without the pie choice.
+    SwapWithoutPie,
+    /// The player to move has no turn to play in the phase.
+    NoTurnInPhase,
+    /// A player lacks the royal piece every position of the game has.
+    NoRoyal,
+    /// A player has more royal pieces than the game gives.
+    TooManyRoyals,
+    /// The player to move attacks a royal piece the other player has left.
+    RoyalLeftAttacked,
+}
+
+/// Which part of a setup a broken rule is about, so that a reader of position text can point
+/// at it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Field {
     /// The pieces on the board and in hand.
     Board,
     /// The position as a whole.
     Whole,
-    ToMove,
     PlayersIn,
     /// One castling right, by its bit.
     Castling(usize),
     EnPassant,
     Swapped,
     Phase,
+}
+
+impl PositionRule {
+    pub fn field(self) -> Field {
+        match self {
+            PositionRule::Malformed | PositionRule::RoyalLeftAttacked => Field::Whole,
+            PositionRule::MoverOut | PositionRule::OutWithPieces | PositionRule::NoOneOut => {
+                Field::PlayersIn
+            }
+            PositionRule::HandWithoutHands
+            | PositionRule::PromotedInHand
+            | PositionRule::NoRoyal
+            | PositionRule::TooManyRoyals => Field::Board,
+            PositionRule::CastlingPiecesMoved(bit) | PositionRule::CastlingRightsApart(bit) => {
+                Field::Castling(bit)
+            }
+            PositionRule::EnPassantAmbiguous | PositionRule::EnPassantImpossible => {
+                Field::EnPassant
+            }
+            PositionRule::SwapWithoutPie => Field::Swapped,
+            PositionRule::NoTurnInPhase => Field::Phase,
+        }
+    }
 }
 
 impl std::fmt::Display for PositionError {
@@ -41,18 +100,18 @@ impl std::fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-fn error(field: Field, message: String) -> PositionError {
+fn error(rule: PositionRule, message: String) -> PositionError {
     PositionError {
-        field,
+        rule,
         player: None,
         message,
     }
 }
 
-/// A problem with the pieces of `player`.
-fn pieces_error(player: usize, message: String) -> PositionError {
+/// A broken rule about the pieces of `player`.
+fn pieces_error(rule: PositionRule, player: usize, message: String) -> PositionError {
     PositionError {
-        field: Field::Board,
+        rule,
         player: Some(player),
         message,
     }
@@ -73,6 +132,7 @@ impl<'r> Position<'r> {
         well_formed(rules, setup)?;
         let mut position = Position::assemble(rules, setup);
         position.check_players_in()?;
+        position.check_hands()?;
         position.check_castling()?;
         let (passed, victim) = match setup.en_passant {
             Some(written) => position.passed_square(written)?,
@@ -80,7 +140,7 @@ impl<'r> Position<'r> {
         };
         if setup.swapped && !rules.turns.has_pie() {
             let message = "this game has no pie choice to swap colours".to_string();
-            return Err(error(Field::Swapped, message));
+            return Err(error(PositionRule::SwapWithoutPie, message));
         }
         position.check_turn()?;
         position.check_royals()?;
@@ -108,12 +168,18 @@ impl<'r> Position<'r> {
         }
     }
 
-    /// The player to move must be in the game; the others out of it have nothing left.
+    /// The player to move must be in the game; the others out of it have nothing left; in a
+    /// game that takes no one out, every player is in.
     fn check_players_in(&self) -> Result<(), PositionError> {
         let rules = self.rules;
+        let everyone = (1u32 << rules.players.count()) - 1;
+        if !rules.derived.eliminates && self.alive != everyone {
+            let message = "no player leaves this game: every player is in it".to_string();
+            return Err(error(PositionRule::NoOneOut, message));
+        }
         if self.alive & (1 << self.to_move) == 0 {
             return Err(error(
-                Field::PlayersIn,
+                PositionRule::MoverOut,
                 format!(
                     "{}, the player to move, must be in the game",
                     rules.players.names[self.to_move]
@@ -123,8 +189,9 @@ impl<'r> Position<'r> {
         let out_with_pieces = (0..rules.players.count())
             .find(|&p| self.alive & (1 << p) == 0 && !self.has_no_pieces(p));
         match out_with_pieces {
-            Some(player) => Err(error(
-                Field::PlayersIn,
+            Some(player) => Err(pieces_error(
+                PositionRule::OutWithPieces,
+                player,
                 format!(
                     "{} is out of the game, yet has pieces",
                     rules.players.names[player]
@@ -134,26 +201,60 @@ impl<'r> Position<'r> {
         }
     }
 
-    /// A castling right needs its pieces on their start squares.
-    fn check_castling(&self) -> Result<(), PositionError> {
+    /// Pieces are in hand only in a game where pieces go to hand, and as what they were when
+    /// they came on the board.
+    fn check_hands(&self) -> Result<(), PositionError> {
         let rules = self.rules;
-        let in_place = |sq: Sq| rules.start.board[sq as usize] == self.board[sq as usize];
-        let moved = rules
-            .castling
-            .rights
-            .iter()
-            .enumerate()
-            .find(|&(bit, right)| {
-                self.castling & (1 << bit) != 0
-                    && !(in_place(right.king_from) && in_place(right.rook_from))
-            });
-        match moved {
-            Some((bit, _)) => Err(error(
-                Field::Castling(bit),
-                "needs its pieces on their start squares".to_string(),
+        let kinds = &rules.pieces.kinds;
+        let held = |slot: &usize| self.hands[*slot] > 0;
+        let Some(slot) = (0..self.hands.len()).find(held) else {
+            return Ok(());
+        };
+        let player = slot / kinds.len();
+        if !rules.derived.hands {
+            let message = "no piece is ever in hand in this game".to_string();
+            return Err(pieces_error(
+                PositionRule::HandWithoutHands,
+                player,
+                message,
+            ));
+        }
+        let promoted =
+            (0..self.hands.len()).find(|slot| held(slot) && kinds[slot % kinds.len()].promoted);
+        match promoted {
+            Some(slot) => Err(pieces_error(
+                PositionRule::PromotedInHand,
+                slot / kinds.len(),
+                format!(
+                    "a {} goes to hand as what it was, not in hand as itself",
+                    kinds[slot % kinds.len()].name
+                ),
             )),
             None => Ok(()),
         }
+    }
+
+    /// A castling right needs its pieces on their start squares, and comes with the other
+    /// rights of the same two pieces.
+    fn check_castling(&self) -> Result<(), PositionError> {
+        let rules = self.rules;
+        let in_place = |sq: Sq| rules.start.board[sq as usize] == self.board[sq as usize];
+        let given = |bit: &usize| self.castling & (1 << bit) != 0;
+        for (bit, right) in rules.castling.rights.iter().enumerate() {
+            if !given(&bit) {
+                continue;
+            }
+            if !(in_place(right.king_from) && in_place(right.rook_from)) {
+                let message = "needs its pieces on their start squares".to_string();
+                return Err(error(PositionRule::CastlingPiecesMoved(bit), message));
+            }
+            let together = rules.castling.same_pieces(bit);
+            if self.castling & together != together {
+                let message = "comes with the other rights of its two pieces".to_string();
+                return Err(error(PositionRule::CastlingRightsApart(bit), message));
+            }
+        }
+        Ok(())
     }
 
     /// The square passed and the square of the piece that passed it, from the en passant field
@@ -168,7 +269,7 @@ impl<'r> Position<'r> {
         let rules = self.rules;
         let none = || {
             error(
-                Field::EnPassant,
+                PositionRule::EnPassantImpossible,
                 "no piece can have just passed this square".to_string(),
             )
         };
@@ -192,7 +293,7 @@ impl<'r> Position<'r> {
             [victim] => victim,
             [_, _, ..] => {
                 return Err(error(
-                    Field::EnPassant,
+                    PositionRule::EnPassantAmbiguous,
                     "more than one piece could have passed this square: give its square too, as in `f5f6`"
                         .to_string(),
                 ));
@@ -220,7 +321,7 @@ impl<'r> Position<'r> {
         match self.may_move(self.to_move) {
             true => Ok(()),
             false => Err(error(
-                Field::Phase,
+                PositionRule::NoTurnInPhase,
                 format!(
                     "{} has no turn to play in phase `{}`",
                     self.rules.players.names[self.to_move], phase.name
@@ -267,6 +368,7 @@ impl<'r> Position<'r> {
             let name = &rules.players.names[player];
             if have == 0 && allowed > 0 && !may_lose {
                 return Err(pieces_error(
+                    PositionRule::NoRoyal,
                     player,
                     format!("{name} has no {royal}: every position of this game has one"),
                 ));
@@ -275,6 +377,7 @@ impl<'r> Position<'r> {
             let taken_to_hand = may_lose && rules.captures.to_hand;
             if have > allowed && !royal_target && !taken_to_hand {
                 return Err(pieces_error(
+                    PositionRule::TooManyRoyals,
                     player,
                     format!("{name} has {have} {royal}s: this game gives them at most {allowed}"),
                 ));
@@ -310,7 +413,7 @@ impl<'r> Position<'r> {
             return Ok(());
         };
         Err(PositionError {
-            field: Field::Whole,
+            rule: PositionRule::RoyalLeftAttacked,
             player: Some(owner),
             message: format!(
                 "{}'s {} on {} is attacked with {} to move",
@@ -328,7 +431,12 @@ impl<'r> Position<'r> {
 fn well_formed(rules: &Ruleset, setup: &Setup) -> Result<(), PositionError> {
     let players = rules.players.count();
     let codes = 1 + rules.pieces.kinds.len() * players;
-    let malformed = |what: &str| Err(error(Field::Whole, format!("malformed position: {what}")));
+    let malformed = |what: &str| {
+        Err(error(
+            PositionRule::Malformed,
+            format!("malformed position: {what}"),
+        ))
+    };
     if setup.board.len() != rules.geometry.squares() {
         return malformed("the board has another number of squares");
     }
@@ -358,6 +466,12 @@ fn well_formed(rules: &Ruleset, setup: &Setup) -> Result<(), PositionError> {
     }
     if setup.counters.len() != players * rules.turns.counters.len() {
         return malformed("another number of counters");
+    }
+    if setup.castling & !rules.castling.all() != 0 {
+        return malformed("a castling right that does not exist");
+    }
+    if setup.fullmove == 0 {
+        return malformed("move numbers count from 1");
     }
     Ok(())
 }

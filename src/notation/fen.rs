@@ -35,9 +35,9 @@ pub fn write(position: &Position<'_>) -> String {
 }
 
 /// Writes a setup as FEN.
-pub fn write_setup(rules: &Ruleset, setup: &Setup) -> String {
+fn write_setup(rules: &Ruleset, setup: &Setup) -> String {
     let mut out = board_text(rules, &setup.board);
-    if has_hands(rules) {
+    if rules.derived.hands {
         out.push('[');
         let kinds = rules.pieces.kinds.len();
         for player in 0..rules.players.count() {
@@ -193,10 +193,6 @@ fn read_state(
     Ok(())
 }
 
-fn has_hands(rules: &Ruleset) -> bool {
-    rules.captures.to_hand || rules.start.hands.iter().any(|&n| n > 0)
-}
-
 /// A piece letter as written for its player: with two players, capitals for the first and
 /// lower case for the second; with more, the player's colour letter before the capital.
 pub fn written(rules: &Ruleset, letter: &str, player: usize) -> String {
@@ -282,18 +278,6 @@ fn castling_text(rules: &Ruleset, castling: u32) -> String {
     }
 }
 
-/// The rights of `right`'s player whose pieces start where `right`'s do: one written right.
-fn same_pieces<'r>(rules: &'r Ruleset, right: &CastleRight) -> impl Iterator<Item = usize> + 'r {
-    let key = (right.player, right.king_from, right.rook_from);
-    rules
-        .castling
-        .rights
-        .iter()
-        .enumerate()
-        .filter(move |(_, r)| (r.player, r.king_from, r.rook_from) == key)
-        .map(|(bit, _)| bit)
-}
-
 /// How a castling right is written: `K` or `Q` where that side names one pair of pieces of
 /// its player; otherwise, as Shredder-FEN does, the partner's file (`H`), with its rank too
 /// (`E8`) where the file is not enough or reads as `K` or `Q`.
@@ -337,7 +321,6 @@ type Place = (usize, usize);
 struct Places {
     board: Place,
     whole: Place,
-    side: Place,
     players_in: Place,
     /// Each castling right written: the rights it stands for, where it stands.
     castling: Vec<(u32, Place)>,
@@ -349,10 +332,9 @@ struct Places {
 
 impl Places {
     fn locate(&self, problem: PositionError, text: &str) -> NotationError {
-        let (start, end) = match problem.field {
+        let (start, end) = match problem.rule.field() {
             Field::Board => self.board,
             Field::Whole => self.whole,
-            Field::ToMove => self.side,
             Field::PlayersIn => self.players_in,
             Field::Castling(bit) => {
                 let (_, at) = (self.castling.iter())
@@ -400,7 +382,6 @@ fn read_setup(rules: &Ruleset, text: &str) -> Result<(Setup, Places), NotationEr
     let side = rest
         .next()
         .ok_or_else(|| NotationError::new("the side to move is missing", text.len(), text.len()))?;
-    places.side = (side.0, side.0 + side.1.len());
     setup.to_move = Some(read_side(rules, side)?);
     if coloured(rules) {
         let players_in = rest.next().ok_or_else(|| {
@@ -728,7 +709,7 @@ fn read_hands(
         return Ok(());
     }
     // Where nothing ever goes to hand, an extra rank is a mistake, not a hand.
-    if !has_hands(rules) {
+    if !rules.derived.hands {
         let message = "no piece is ever in hand in this game: the board has one rank too many, or the pieces in hand should be left out";
         return Err(NotationError::new(
             message.to_string(),
@@ -793,23 +774,17 @@ fn read_castling(
                 "`{written}` is not a castling right ({example})"
             )));
         };
-        let of_player = |r: &&CastleRight| r.player == token.player;
-        let by_side = |kingside: bool| -> Vec<&CastleRight> {
-            rules
-                .castling
-                .rights
-                .iter()
-                .filter(of_player)
-                .filter(|r| r.kingside == kingside)
+        // Each right with its bit.
+        let of_player =
+            || (rules.castling.rights.iter().enumerate()).filter(|(_, r)| r.player == token.player);
+        let by_side = |kingside: bool| -> Vec<(usize, &CastleRight)> {
+            of_player()
+                .filter(|(_, r)| r.kingside == kingside)
                 .collect()
         };
-        let by_partner = || -> Vec<&CastleRight> {
-            rules
-                .castling
-                .rights
-                .iter()
-                .filter(of_player)
-                .filter(|r| {
+        let by_partner = || -> Vec<(usize, &CastleRight)> {
+            of_player()
+                .filter(|(_, r)| {
                     let (file, r_rank) = rules.geometry.coords[r.rook_from as usize];
                     u32::from(b'A') + file as u32 == u32::from(letter)
                         && rank.is_none_or(|rank| r_rank as u32 + 1 == rank)
@@ -828,10 +803,10 @@ fn read_castling(
         if chosen.is_empty() && side_names_several {
             chosen = by_side(letter == b'K');
         }
-        chosen.sort_by_key(|r| (r.king_from, r.rook_from));
-        chosen.dedup_by_key(|r| (r.king_from, r.rook_from));
-        let right = match chosen[..] {
-            [right] => right,
+        chosen.sort_by_key(|(_, r)| (r.king_from, r.rook_from));
+        chosen.dedup_by_key(|(_, r)| (r.king_from, r.rook_from));
+        let bit = match chosen[..] {
+            [(bit, _)] => bit,
             [] => {
                 return Err(error(format!(
                     "this game has no castling right `{written}`"
@@ -843,7 +818,7 @@ fn read_castling(
                 )));
             }
         };
-        let bits = same_pieces(rules, right).fold(0, |bits, bit| bits | 1 << bit);
+        let bits = rules.castling.same_pieces(bit);
         rights.push((bits, (start + i, start + end)));
         i = end;
     }
@@ -851,11 +826,9 @@ fn read_castling(
 }
 
 /// Whether the rights all move the same pair of pieces.
-fn one_pair(rights: &[&CastleRight]) -> bool {
-    rights
-        .windows(2)
-        .all(|w| (w[0].king_from, w[0].rook_from) == (w[1].king_from, w[1].rook_from))
-        && !rights.is_empty()
+fn one_pair(rights: &[(usize, &CastleRight)]) -> bool {
+    let pieces = |(_, r): &(usize, &CastleRight)| (r.king_from, r.rook_from);
+    rights.windows(2).all(|w| pieces(&w[0]) == pieces(&w[1])) && !rights.is_empty()
 }
 
 /// Reads the en passant field: the square passed, and where the piece that passed it stands
