@@ -249,16 +249,17 @@ pub(crate) fn load_rules(path: &str) -> Result<(Ruleset, Vec<TestCase>), Reporte
     if let Some(rules) = rules {
         return Ok((rules, tests));
     }
-    let unsupported = problems.iter().find(|p| p.code == Code::NotRunYet);
-    match (summary, unsupported) {
-        (Some(_), Some(problem)) => {
-            complain!(
-                "error: {path}: fairy cannot play this game: {}",
-                problem.message
-            );
-        }
-        _ => report_problems(&source, problems),
+    // A valid file that cannot be played uses rules the engine does not run yet.
+    if summary.is_some() {
+        let unsupported = problems.iter().find(|p| p.code == Code::NotRunYet);
+        let why = unsupported.map_or(
+            "it uses rules the engine does not run yet (see fairy check)",
+            |p| &p.message,
+        );
+        complain!("error: {path}: fairy cannot play this game: {why}");
+        return Err(Reported);
     }
+    report_problems(&source, problems);
     Err(Reported)
 }
 

@@ -4,6 +4,26 @@ use crate::diagnostic::{Code, Problem};
 use crate::limits::MAX_SIDE;
 use crate::syntax::ast::{Board, BoardLayout, Square, SquareItem};
 
+/// A square of the board, as the checker found it written: one that exists, neither off the
+/// board nor a hole. Only the checker makes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cell {
+    file: u32,
+    rank: u32,
+}
+
+impl Cell {
+    /// Zero-based, `a` is 0.
+    pub fn file(self) -> u32 {
+        self.file
+    }
+
+    /// Zero-based, rank 1 is 0.
+    pub fn rank(self) -> u32 {
+        self.rank
+    }
+}
+
 /// Which squares exist on a `width` × `height` grid; index `rank * width + file`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardShape {
@@ -17,9 +37,12 @@ impl BoardShape {
         self.exists.iter().filter(|&&e| e).count()
     }
 
-    /// The (file, rank) of a grid cell index.
-    pub fn cell(&self, index: usize) -> (u32, u32) {
-        (index as u32 % self.width, index as u32 / self.width)
+    /// The square of a grid cell index that exists.
+    pub(super) fn cell(&self, index: usize) -> Cell {
+        Cell {
+            file: index as u32 % self.width,
+            rank: index as u32 / self.width,
+        }
     }
 
     fn index(&self, file: u32, rank: u32) -> Option<usize> {

@@ -4,9 +4,9 @@
 //! The compiler builds the engine's tables from this alone: it never sees a name as text, and
 //! has nothing left to look up.
 
-use super::BoardShape;
 use super::features::Feature;
 use super::forms::Forms;
+use super::{BoardShape, Cell};
 use crate::diagnostic::Span;
 use crate::geometry::{Compass, DirectionSet};
 pub use crate::syntax::ast::{
@@ -92,8 +92,7 @@ pub enum ZoneExpr {
     Ranks(u32, u32),
     /// Files, zero-based and inclusive.
     Files(u32, u32),
-    /// Squares as (file, rank), zero-based, each on the board.
-    Squares(Vec<(u32, u32)>),
+    Squares(Vec<Cell>),
     /// The squares next to the player's pieces of a kind, as the board stands.
     NextTo(PieceId),
     HalfPlane(Linear, Comparison, Linear),
@@ -306,8 +305,8 @@ pub enum EndCondition {
 /// The start position as the `setup` items give it.
 #[derive(Clone, Debug, Default)]
 pub struct Setup {
-    /// Each piece placed: its square as (file, rank), its player and its kind.
-    pub placed: Vec<((u32, u32), PlayerId, PieceId)>,
+    /// Each piece placed: its square, its player and its kind.
+    pub placed: Vec<(Cell, PlayerId, PieceId)>,
     /// Each piece in a hand.
     pub in_hand: Vec<(PlayerId, PieceId)>,
     /// Where each player is set up.

@@ -14,7 +14,7 @@ mod setup;
 mod turns;
 mod zones;
 
-pub use board::BoardShape;
+pub use board::{BoardShape, Cell};
 pub use checked::Checked;
 pub use features::Feature;
 

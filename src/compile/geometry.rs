@@ -1,6 +1,6 @@
 //! The board as dense square indices, with a step table for every vector the game uses.
 
-use crate::check::BoardShape;
+use crate::check::{BoardShape, Cell};
 use crate::geometry::images;
 
 /// A dense square index; [`NO_SQUARE`] marks "off the board or a hole".
@@ -79,6 +79,11 @@ impl Geometry {
         self.steps.extend(row);
         self.vectors.push(v);
         (self.vectors.len() - 1) as u16
+    }
+
+    /// The square of a cell of the board the geometry was made from.
+    pub fn square(&self, cell: Cell) -> Sq {
+        self.grid[(cell.rank() * self.width + cell.file()) as usize]
     }
 
     #[inline]

@@ -27,9 +27,8 @@ impl Start {
         let kinds = pieces.kinds.len();
         let mut hands = vec![0; players.count() * kinds];
         // A declared piece is the kind of the same index: the declared forms come first.
-        for &((file, rank), player, piece) in &checked.setup.placed {
-            let sq = geometry.at(file as i32, rank as i32);
-            board[sq as usize] = pieces.code(piece.0, player.0);
+        for &(cell, player, piece) in &checked.setup.placed {
+            board[geometry.square(cell) as usize] = pieces.code(piece.0, player.0);
         }
         for &(player, piece) in &checked.setup.in_hand {
             // A piece in hand is always what it goes to hand as.

@@ -90,7 +90,9 @@ impl<'a> ZoneEvaluator<'a> {
                 each(&|f, r| (low..=high).contains(&&relative_rank(forward, self.geometry, f, r)))
             }
             ZoneExpr::Files(low, high) => each(&|f, _| (low..=high).contains(&&u32::from(f))),
-            ZoneExpr::Squares(cells) => each(&|f, r| cells.contains(&(u32::from(f), u32::from(r)))),
+            ZoneExpr::Squares(cells) => each(&|f, r| {
+                (cells.iter()).any(|c| (c.file(), c.rank()) == (u32::from(f), u32::from(r)))
+            }),
             ZoneExpr::HalfPlane(lhs, comparison, rhs) => each(&|f, r| {
                 let (x, y) = (i64::from(f) + 1, i64::from(r) + 1);
                 let value = |l: &Linear| l.constant + l.x * x + l.y * y;
