@@ -68,28 +68,17 @@ pub struct Derived {
     pub captures_break_quiet: bool,
 }
 
-/// The parts the derived values come from.
-pub struct Parts<'a> {
-    pub players: &'a Players,
-    pub pieces: &'a PieceTables,
-    pub captures: &'a Captures,
-    pub castling: &'a Castling,
-    pub turns: &'a TurnTables,
-    pub endings: &'a Endings,
-    pub start: &'a Start,
-}
-
 impl Derived {
-    pub fn new(parts: Parts<'_>) -> Derived {
-        let Parts {
-            players,
-            pieces,
-            captures,
-            castling,
-            turns,
-            endings,
-            start,
-        } = parts;
+    /// What the engine derives from the other parts, the last to be built.
+    pub fn new(
+        players: &Players,
+        pieces: &PieceTables,
+        captures: &Captures,
+        castling: &Castling,
+        turns: &TurnTables,
+        endings: &Endings,
+        start: &Start,
+    ) -> Derived {
         let kinds = &pieces.kinds;
         let royal = kinds.iter().any(|k| k.royal);
         let plain_attacks = pieces.attacks.iter().all(|a| {

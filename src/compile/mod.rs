@@ -84,15 +84,9 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
     let endings = Endings::new(checked);
     let start = Start::new(checked, &geometry, &pieces, &players);
     let castling = Castling::new(checked, &mut geometry, &pieces, &players, &start.board)?;
-    let derived = Derived::new(derived::Parts {
-        players: &players,
-        pieces: &pieces,
-        captures: &captures,
-        castling: &castling,
-        turns: &turns,
-        endings: &endings,
-        start: &start,
-    });
+    let derived = Derived::new(
+        &players, &pieces, &captures, &castling, &turns, &endings, &start,
+    );
     let zobrist = Zobrist::new(
         geometry.squares(),
         players.count(),
