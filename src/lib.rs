@@ -10,6 +10,7 @@
 //! itself. `tests/layers.rs` keeps the line: no module uses a later stage.
 
 pub mod ai;
+pub mod bitboard;
 pub mod check;
 pub mod compile;
 pub mod consistency;

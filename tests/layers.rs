@@ -7,9 +7,16 @@ use std::path::{Path, PathBuf};
 /// The layers, first to last. A module of the library not listed here fails the test, so that a
 /// new module is given its place.
 const LAYERS: &[&[&str]] = &[
-    // The vocabulary every stage shares: limits, directions, spans and problems, the random
-    // generator, reading files.
-    &["limits", "geometry", "random", "diagnostic", "source"],
+    // The vocabulary every stage shares: limits, directions, sets of squares as bitboards,
+    // spans and problems, the random generator, reading files.
+    &[
+        "limits",
+        "geometry",
+        "bitboard",
+        "random",
+        "diagnostic",
+        "source",
+    ],
     &["syntax"],
     &["check"],
     &["compile"],

@@ -33,6 +33,8 @@ pub enum Legality {
 pub struct Derived {
     /// Whether any kind is royal.
     pub royal: bool,
+    /// The royal kinds.
+    pub royal_kinds: u64,
     /// Some promotion turns a royal piece into a non-royal one or back, so royal pieces are
     /// found by scanning rather than tracked.
     pub royalty_changes: bool,
@@ -97,6 +99,9 @@ impl Derived {
         });
         Derived {
             royal,
+            royal_kinds: (kinds.iter().enumerate())
+                .filter(|(_, k)| k.royal)
+                .fold(0, |mask, (kind, _)| mask | 1 << kind),
             royalty_changes: kinds.iter().any(|k| {
                 k.promotions
                     .iter()

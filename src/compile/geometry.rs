@@ -22,6 +22,21 @@ pub struct Geometry {
     steps: Vec<Sq>,
     /// The vectors to a square's eight neighbours.
     pub neighbours: Vec<u16>,
+    /// Lines the rules walk: a vector and the most steps taken along it ([`UNLIMITED`] for as
+    /// far as the board goes). A line's index selects its row of the bitboard tables.
+    pub lines: Vec<Line>,
+}
+
+/// A range that reaches the edge of any board.
+pub const UNLIMITED: u16 = u16::MAX;
+
+/// A vector walked up to `range` steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub vector: u16,
+    pub range: u16,
+    /// The same vector walked as far as the board goes.
+    pub unlimited: u16,
 }
 
 impl Geometry {
@@ -45,6 +60,7 @@ impl Geometry {
             vectors: Vec::new(),
             steps: Vec::new(),
             neighbours: Vec::new(),
+            lines: Vec::new(),
         };
         geometry.neighbours = images(0, 1)
             .into_iter()
@@ -79,6 +95,45 @@ impl Geometry {
         self.steps.extend(row);
         self.vectors.push(v);
         (self.vectors.len() - 1) as u16
+    }
+
+    /// The index of a line, adding it on first use. A range that reaches any edge is
+    /// [`UNLIMITED`], so that lines that cover the same squares are one.
+    pub fn line(&mut self, vector: u16, range: u16) -> u16 {
+        let range = match u32::from(range) >= self.width.max(self.height) {
+            true => UNLIMITED,
+            false => range,
+        };
+        let find = |lines: &[Line], range| {
+            (lines.iter()).position(|l| l.vector == vector && l.range == range)
+        };
+        let unlimited = match find(&self.lines, UNLIMITED) {
+            Some(i) => i as u16,
+            None => {
+                self.lines.push(Line {
+                    vector,
+                    range: UNLIMITED,
+                    unlimited: self.lines.len() as u16,
+                });
+                (self.lines.len() - 1) as u16
+            }
+        };
+        if let Some(i) = find(&self.lines, range) {
+            return i as u16;
+        }
+        self.lines.push(Line {
+            vector,
+            range,
+            unlimited,
+        });
+        (self.lines.len() - 1) as u16
+    }
+
+    /// Whether a step along `vector` always raises the square index: squares are numbered rank
+    /// by rank, file by file, so a line either climbs or falls.
+    pub fn rising(&self, vector: u16) -> bool {
+        let (dx, dy) = self.vectors[vector as usize];
+        dy > 0 || (dy == 0 && dx > 0)
     }
 
     /// The square of a cell of the board the geometry was made from.

@@ -3,6 +3,7 @@
 //! each part needs only the parts before it; what the engine derives from them is worked out
 //! once, in [`derived`]. The engine works from the ruleset alone.
 
+mod bitboards;
 mod captures;
 mod castling;
 pub mod counters;
@@ -18,6 +19,7 @@ pub mod turns;
 pub mod zobrist;
 mod zones;
 
+pub use bitboards::BitTables;
 pub use captures::Captures;
 pub use castling::{CastleRight, Castling, FreeCastle};
 pub use derived::{Derived, Legality};
@@ -59,6 +61,8 @@ pub struct Ruleset {
     pub endings: Endings,
     pub start: Start,
     pub zobrist: Zobrist,
+    /// Bitboard tables of the lines, leaps and squares above.
+    pub bits: BitTables,
     /// What the engine derives once from the parts above.
     pub derived: Derived,
 }
@@ -84,6 +88,7 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
     let endings = Endings::new(checked);
     let start = Start::new(checked, &geometry, &pieces, &players);
     let castling = Castling::new(checked, &mut geometry, &pieces, &players, &start.board)?;
+    let bits = BitTables::new(&geometry, &pieces, &players);
     let derived = Derived::new(
         &players, &pieces, &captures, &castling, &turns, &endings, &start,
     );
@@ -105,6 +110,7 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
         endings,
         start,
         zobrist,
+        bits,
         derived,
     })
 }

@@ -43,6 +43,8 @@ pub struct Gen {
     pub vector: u16,
     /// 1 for a leap; the most steps for a slide or ride.
     pub range: u16,
+    /// The vector walked up to the range, as a line of the geometry.
+    pub line: u16,
     pub mode: Mode,
     pub from_zone: Option<u16>,
     /// Squares, as vectors from the start, that must be empty for a lame leap.
@@ -81,7 +83,7 @@ pub struct MoveCompiler<'a> {
 
 impl<'a> MoveCompiler<'a> {
     pub fn new(geometry: Geometry, players: &'a Players, evaluator: &'a ZoneEvaluator<'a>) -> Self {
-        let zones = ZoneSets::new(geometry.squares());
+        let zones = ZoneSets::new(geometry.squares(), players.count());
         MoveCompiler {
             geometry,
             zones,
@@ -159,6 +161,7 @@ impl<'a> MoveCompiler<'a> {
                 out.push(Gen {
                     vector,
                     range,
+                    line: self.geometry.line(vector, range),
                     mode,
                     from_zone,
                     path,

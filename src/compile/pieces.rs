@@ -59,9 +59,9 @@ pub struct Lend {
 pub struct Attacks {
     /// (reverse vector, kinds able to capture by that leap, lame path from the attacker).
     pub leaps: Vec<(u16, u64, Vec<u16>)>,
-    /// (reverse vector, kinds able to capture along that line, range).
-    pub slides: Vec<(u16, u64, u16)>,
-    /// (reverse vector, kinds able to capture by hopping along that line, how they land).
+    /// (reverse line, with the range of the slide, and the kinds able to capture along it).
+    pub slides: Vec<(u16, u64)>,
+    /// (reverse line, kinds able to capture by hopping along it, how they land).
     pub hops: Vec<(u16, u64, Hop)>,
     /// Kinds that capture anywhere on the board.
     pub anywhere: u64,
@@ -170,11 +170,16 @@ impl PieceTables {
                 if rule.anywhere {
                     attacks.anywhere |= bit;
                 } else if rule.hop != Hop::No {
-                    add_to(&mut attacks.hops, (reverse, rule.hop), bit);
+                    let line = geometry.line(reverse, rule.range);
+                    add_to(&mut attacks.hops, (line, rule.hop), bit);
                 } else if rule.range == 1 {
                     add_to(&mut attacks.leaps, (reverse, rule.path.clone()), bit);
                 } else {
-                    add_to(&mut attacks.slides, (reverse, rule.range), bit);
+                    let line = geometry.line(reverse, rule.range);
+                    match attacks.slides.iter_mut().find(|(l, _)| *l == line) {
+                        Some(entry) => entry.1 |= bit,
+                        None => attacks.slides.push((line, bit)),
+                    }
                 }
             }
         }

@@ -3,39 +3,58 @@
 //! dependency order, so no chain or fan of references costs more than its size.
 
 use super::geometry::{Geometry, Sq};
+use crate::bitboard::{Bitboard, Masks, words_for};
 use crate::check::checked::{Checked, Comparison, Linear, ZoneCases, ZoneExpr};
 use crate::geometry::Compass;
 
-/// The zones the rules use, each a set of squares per player.
+/// The zones the rules use, each a set of squares per player, stored as bitboards: row
+/// `zone * players + player`.
 #[derive(Clone, Debug)]
 pub struct ZoneSets {
     squares: usize,
-    /// `sets[zone][player * squares + sq]`.
-    sets: Vec<Vec<bool>>,
+    players: usize,
+    sets: Masks,
 }
 
 impl ZoneSets {
-    pub fn new(squares: usize) -> ZoneSets {
+    pub fn new(squares: usize, players: usize) -> ZoneSets {
         ZoneSets {
             squares,
-            sets: Vec::new(),
+            players,
+            sets: Masks::new(words_for(squares), 0),
         }
     }
 
     /// Adds a zone given as a set per player, one after the other; a zone equal to one already
     /// there is that one. Returns its index.
     pub fn add(&mut self, set: Vec<bool>) -> u16 {
-        if let Some(existing) = self.sets.iter().position(|z| *z == set) {
+        let mut rows = Masks::new(self.sets.stride(), 0);
+        for player in 0..self.players {
+            let members = &set[player * self.squares..(player + 1) * self.squares];
+            rows.push((0..self.squares as Sq).filter(|&sq| members[sq as usize]));
+        }
+        let zones = self.sets.rows() / self.players;
+        let same = |zone: usize| {
+            (0..self.players).all(|p| self.sets.row_eq(zone * self.players + p, &rows, p))
+        };
+        if let Some(existing) = (0..zones).find(|&zone| same(zone)) {
             return existing as u16;
         }
-        self.sets.push(set);
-        (self.sets.len() - 1) as u16
+        self.sets.append(&rows);
+        zones as u16
     }
 
     /// Whether `sq` is in `zone` for `player`.
     #[inline]
     pub fn contains(&self, zone: u16, player: usize, sq: Sq) -> bool {
-        self.sets[zone as usize][player * self.squares + sq as usize]
+        self.sets
+            .contains(zone as usize * self.players + player, sq)
+    }
+
+    /// The squares of `zone` for `player`.
+    #[inline]
+    pub fn squares<B: Bitboard>(&self, zone: u16, player: usize) -> B {
+        self.sets.get(zone as usize * self.players + player)
     }
 }
 

@@ -10,7 +10,8 @@
 
 use super::position::{Out, Position};
 use super::turn::Turn;
-use crate::compile::{EndCondition, NO_SQUARE, Outcome, Sq};
+use crate::bitboard::Bitboard;
+use crate::compile::{EMPTY, EndCondition, NO_SQUARE, Outcome, Sq};
 
 impl Position<'_> {
     /// Settles the start of the turn. `passed` is the square a piece passed on the turn just
@@ -120,13 +121,10 @@ impl Position<'_> {
 
     /// Removes `player` from the game: their pieces leave the board and their hand.
     fn take_out(&mut self, player: usize, rule: usize, by: usize) {
-        for sq in 0..self.board.len() as Sq {
-            if self
-                .piece(self.board[sq as usize])
-                .is_some_and(|(_, owner)| owner == player)
-            {
-                self.clear_square(sq, player);
-            }
+        let pieces =
+            at_width!(self.rules, B => self.player_set::<B>(player).squares().collect::<Vec<Sq>>());
+        for sq in pieces {
+            self.put(sq, EMPTY);
         }
         for kind in 0..self.rules.pieces.kinds.len() {
             let slot = self.hand_slot(player, kind);

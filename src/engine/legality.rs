@@ -4,51 +4,56 @@
 
 use super::position::Position;
 use super::turn::{PartKind, Turn};
-use crate::compile::{Legality, NO_SQUARE, Sq};
+use crate::bitboard::Bitboard;
+use crate::compile::{Code, Legality, NO_SQUARE, Sq};
 
 impl Position<'_> {
     /// Removes from `out` the turns of `player` that leave a royal piece capturable. When the
     /// royal piece is not attacked, a plain move of another piece is proven legal by the pins
-    /// alone.
+    /// alone; the other turns are tested on bitboards, made only when that cannot follow them.
     pub(super) fn keep_legal(&mut self, player: usize, out: &mut Vec<Turn>) {
-        let rules = self.rules;
-        match rules.derived.legality {
-            Legality::Free => return,
-            Legality::Reply => {
-                out.retain(|turn| self.survives_replies(turn, player));
-                return;
+        match self.rules.derived.legality {
+            Legality::Free => {}
+            Legality::Reply => out.retain(|turn| self.survives_replies(turn, player)),
+            Legality::Pins | Legality::MakeAndTest => {
+                at_width!(self.rules, B => self.keep_safe::<B>(player, out))
             }
-            Legality::Pins | Legality::MakeAndTest => {}
         }
-        let royal = self.single_royal(player);
+    }
+
+    fn keep_safe<B: Bitboard>(&mut self, player: usize, out: &mut Vec<Turn>) {
+        let rules = self.rules;
+        let royal = self.single_royal::<B>(player);
         let attacker = self.next_player(player);
+        // Pins and drops prove nothing when a promotion or a drop can add a royal piece.
         let quiet = rules.derived.legality == Legality::Pins
+            && !rules.derived.royalty_changes
             && royal != NO_SQUARE
             && !self.attacked(royal, attacker);
-        let mut pins = std::mem::take(&mut self.pins);
-        if quiet {
-            pins.compute(self, royal, player, attacker);
-        }
+        let pins = match quiet {
+            true => self.pins::<B>(royal, player, attacker),
+            false => None,
+        };
         out.retain(|turn| {
             let main = turn.main();
-            let single = quiet && turn.len() == 1;
+            let single = turn.len() == 1;
             match main.kind {
-                PartKind::Move | PartKind::Promote if single && main.from != royal => {
-                    pins.allows(main.from, main.to)
-                }
+                PartKind::Move | PartKind::Promote if single && main.from != royal => match &pins {
+                    Some(pins) => pins.allows(main.from, main.to),
+                    None => self.is_legal(turn, player),
+                },
                 // A drop only adds a piece, so it cannot expose the royal piece.
-                PartKind::Drop
-                    if single
-                        && !rules.pieces.kinds[rules.pieces.split(main.piece).0]
-                            .drops
-                            .no_mate =>
-                {
-                    true
-                }
+                PartKind::Drop if single && quiet && self.plain_drop(main.piece) => true,
                 _ => self.is_legal(turn, player),
             }
         });
-        self.pins = pins;
+    }
+
+    /// Whether a drop of `code` is legal whenever it leaves the royal piece safe: it is not
+    /// royal, and no rule forbids it to mate.
+    pub(super) fn plain_drop(&self, code: Code) -> bool {
+        let kind = &self.rules.pieces.kinds[self.rules.pieces.split(code).0];
+        !kind.royal && !kind.drops.no_mate
     }
 
     /// Whether, after `turn`, no turn the next player could make removes a royal piece of
@@ -90,7 +95,11 @@ impl Position<'_> {
     }
 
     /// Royal safety, and the drop limits that depend on the resulting position.
-    fn is_legal(&mut self, turn: &Turn, mover: usize) -> bool {
+    pub(super) fn is_legal(&mut self, turn: &Turn, mover: usize) -> bool {
+        let plain = turn.main().kind != PartKind::Drop || self.plain_drop(turn.main().piece);
+        if plain && let Some(safe) = at_width!(self.rules, B => self.safe_after::<B>(turn, mover)) {
+            return safe;
+        }
         self.make_as(turn, mover);
         let mut legal = !self.royal_in_danger(mover);
         if legal && turn.main().kind == PartKind::Drop {
@@ -100,6 +109,75 @@ impl Position<'_> {
         legal
     }
 
+    /// Whether `mover`'s royal pieces would be safe from the next player after `turn`, worked
+    /// out on bitboards without making it; `None` for a turn whose effects they do not follow
+    /// (custodian captures, the pie choice, a move onto a square the turn already changed).
+    fn safe_after<B: Bitboard>(&self, turn: &Turn, mover: usize) -> Option<bool> {
+        let rules = self.rules;
+        if !rules.captures.custodian.is_empty() {
+            return None;
+        }
+        let mut occupied = self.occupied::<B>();
+        let mut standing = !B::NONE;
+        let mut royals = self.royal_set::<B>(mover);
+        let mut touched = B::NONE;
+        for part in turn.parts() {
+            let (from, to) = (part.from, part.to);
+            match part.kind {
+                PartKind::Move | PartKind::Promote | PartKind::Partner => {
+                    if occupied.has(to) {
+                        let enemy = self
+                            .piece(self.board[to as usize])
+                            .is_some_and(|(_, p)| p != mover);
+                        if !enemy || touched.has(to) {
+                            return None;
+                        }
+                        standing &= !B::bit(to);
+                    }
+                    occupied = (occupied & !B::bit(from)) | B::bit(to);
+                    royals &= !B::bit(from);
+                    if self.is_royal(part.piece) {
+                        royals |= B::bit(to);
+                    }
+                    touched |= B::bit(from) | B::bit(to);
+                }
+                PartKind::Drop => {
+                    if occupied.has(to) {
+                        return None;
+                    }
+                    occupied |= B::bit(to);
+                    if self.is_royal(part.piece) {
+                        royals |= B::bit(to);
+                    }
+                    touched |= B::bit(to);
+                }
+                PartKind::Take | PartKind::Remove => {
+                    occupied &= !B::bit(from);
+                    standing &= !B::bit(from);
+                    royals &= !B::bit(from);
+                    touched |= B::bit(from);
+                }
+                PartKind::Block => occupied |= B::bit(to),
+                PartKind::Unblock => occupied &= !B::bit(to),
+                PartKind::Pass => {}
+                PartKind::Choice => return None,
+            }
+        }
+        let attacker = self.next_player(mover);
+        Some(
+            !royals
+                .squares()
+                .any(|sq| self.attacked_in(sq, attacker, occupied, standing)),
+        )
+    }
+
+    /// Whether `code` is a royal piece.
+    #[inline]
+    fn is_royal(&self, code: Code) -> bool {
+        self.piece(code)
+            .is_some_and(|(kind, _)| self.rules.pieces.kinds[kind].royal)
+    }
+
     /// Whether `player`'s royal piece can be captured by the player who moves after it.
     pub fn royal_in_danger(&self, player: usize) -> bool {
         self.royal_attacked_by(player, self.next_player(player))
@@ -107,32 +185,29 @@ impl Position<'_> {
 
     /// Whether `by` attacks a royal piece of `player`.
     pub(super) fn royal_attacked_by(&self, player: usize, by: usize) -> bool {
-        self.any_royal(player, |sq| self.attacked(sq, by))
+        at_width!(self.rules, B => self.royal_set::<B>(player).squares().any(|sq| self.attacked(sq, by)))
     }
 
-    /// Calls `test` on each royal piece of `player` until it returns true.
-    fn any_royal(&self, player: usize, test: impl Fn(Sq) -> bool) -> bool {
-        if !self.royal_overflow {
-            let tracked = self.royals.get(player).copied().unwrap_or(NO_SQUARE);
-            return tracked != NO_SQUARE && test(tracked);
+    /// The squares of `player`'s royal pieces.
+    #[inline]
+    pub(super) fn royal_set<B: Bitboard>(&self, player: usize) -> B {
+        match self.rules.derived.royal_kinds {
+            0 => B::NONE,
+            kinds => self.kinds_set(player, kinds),
         }
-        (0..self.board.len() as Sq).any(|sq| {
-            self.piece(self.board[sq as usize])
-                .is_some_and(|(kind, p)| p == player && self.rules.pieces.kinds[kind].royal)
-                && test(sq)
-        })
     }
 
     /// Whether `player` has a royal piece on the board.
     pub fn has_royal(&self, player: usize) -> bool {
-        self.any_royal(player, |_| true)
+        at_width!(self.rules, B => self.royal_set::<B>(player).any())
     }
 
     /// The square of `player`'s one royal piece, or none if it has none or several.
-    fn single_royal(&self, player: usize) -> Sq {
-        match self.royal_overflow {
-            true => NO_SQUARE,
-            false => self.royals.get(player).copied().unwrap_or(NO_SQUARE),
+    pub(super) fn single_royal<B: Bitboard>(&self, player: usize) -> Sq {
+        let royals = self.royal_set::<B>(player);
+        match royals.count() {
+            1 => royals.lowest(),
+            _ => NO_SQUARE,
         }
     }
 

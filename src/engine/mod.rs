@@ -2,6 +2,29 @@
 //! the game, perft.
 //! It works from a compiled [`Ruleset`](crate::compile::Ruleset) alone.
 
+/// Evaluates `$body` with `$B` the bitboard type of the ruleset's board width, so that code
+/// generic over [`Bitboard`](crate::bitboard::Bitboard) runs at the narrowest width the board
+/// fits.
+macro_rules! at_width {
+    ($rules:expr, $B:ident => $body:expr) => {
+        match $rules.bits.words() {
+            1 => {
+                type $B = u64;
+                $body
+            }
+            2 => {
+                type $B = u128;
+                $body
+            }
+            _ => {
+                type $B = $crate::bitboard::Wide;
+                $body
+            }
+        }
+    };
+}
+
+mod attacks;
 mod counters;
 mod elimination;
 mod legality;
@@ -13,6 +36,7 @@ pub mod position;
 pub mod probe;
 pub mod setup;
 mod steps;
+mod targets;
 pub mod turn;
 pub mod validity;
 

@@ -1,67 +1,17 @@
 //! Piece moves: pseudo-legal moves, castling and drops of one player from the compiled
-//! programs, each extending a turn begun by earlier steps; and attacks on a square.
+//! programs, each extending a turn begun by earlier steps.
 
 use super::position::Position;
+use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
+use crate::bitboard::Bitboard;
 use crate::compile::turns::DropZone;
-use crate::compile::{BLOCKED, Code, EMPTY, Gen, Hop, NO_SQUARE, Sq};
+use crate::compile::{Code, EMPTY, Gen, Hop, NO_SQUARE, Sq};
 
 impl Position<'_> {
-    /// Whether `sq` is attacked by any piece of `attacker`.
-    pub fn attacked(&self, sq: Sq, attacker: usize) -> bool {
-        let rules = self.rules;
-        let geometry = &rules.geometry;
-        let attacks = &rules.pieces.attacks[attacker];
-        let bits = &rules.pieces.attacker_bits[attacker * 256..attacker * 256 + 256];
-        for (vector, kinds, path) in &attacks.leaps {
-            let from = geometry.step(*vector, sq);
-            if from == NO_SQUARE || bits[self.board[from as usize] as usize] & kinds == 0 {
-                continue;
-            }
-            if path.iter().all(|&p| {
-                let s = geometry.step(p, from);
-                s != NO_SQUARE && self.board[s as usize] == EMPTY
-            }) {
-                return true;
-            }
-        }
-        for &(vector, kinds, range) in &attacks.slides {
-            let (s, _) = self.first_piece(vector, sq, range);
-            if s != NO_SQUARE && bits[self.board[s as usize] as usize] & kinds != 0 {
-                return true;
-            }
-        }
-        if attacks.anywhere != 0
-            && self
-                .board
-                .iter()
-                .enumerate()
-                .any(|(s, &code)| s != sq as usize && bits[code as usize] & attacks.anywhere != 0)
-        {
-            return true;
-        }
-        attacks.hops.iter().any(|&(vector, kinds, hop)| {
-            // Walking back from the target: the hurdle, then the hopper itself.
-            let hurdle = match hop {
-                Hop::JustBeyond => geometry.step(vector, sq),
-                _ => self.next_occupied(vector, sq),
-            };
-            if hurdle == NO_SQUARE || self.board[hurdle as usize] == EMPTY {
-                return false;
-            }
-            let hopper = self.next_occupied(vector, hurdle);
-            hopper != NO_SQUARE && bits[self.board[hopper as usize] as usize] & kinds != 0
-        })
-    }
-
-    /// The first occupied or blocked square along a line from `from`, not counting `from`.
-    fn next_occupied(&self, vector: u16, from: Sq) -> Sq {
-        self.first_piece(vector, from, u16::MAX).0
-    }
-
     /// The first occupied or blocked square within `range` steps along a line from `from`, and
     /// how many steps away it is; [`NO_SQUARE`] if the line ends or runs out of range first.
-    pub(super) fn first_piece(&self, vector: u16, from: Sq, range: u16) -> (Sq, u16) {
+    fn first_piece(&self, vector: u16, from: Sq, range: u16) -> (Sq, u16) {
         let mut s = from;
         for steps in 1..=range {
             s = self.rules.geometry.step(vector, s);
@@ -75,21 +25,28 @@ impl Position<'_> {
     /// The pseudo-legal moves of `player`'s pieces of the kinds in `kinds`, castling
     /// included, each extending `base`; appended to `out`.
     pub(super) fn piece_moves(&self, player: usize, kinds: u64, base: &Turn, out: &mut Vec<Turn>) {
-        for from in 0..self.board.len() as Sq {
+        at_width!(self.rules, B => self.piece_moves_in::<B>(player, kinds, base, out))
+    }
+
+    fn piece_moves_in<B: Bitboard>(
+        &self,
+        player: usize,
+        kinds: u64,
+        base: &Turn,
+        out: &mut Vec<Turn>,
+    ) {
+        let sides = self.sides::<B>(player);
+        for from in self.kinds_set::<B>(player, kinds).squares() {
             let code = self.board[from as usize];
-            match self.piece(code) {
-                Some((kind, owner)) if owner == player && kinds & (1 << kind) != 0 => {
-                    self.piece_turns(from, code, player, base, out);
-                    if self.rules.derived.free_castlers & (1 << kind) != 0 {
-                        self.free_castling(from, kind, player, base, out);
-                    }
-                }
-                _ => {}
+            self.piece_turns_in(from, code, player, base, &sides, out);
+            let (kind, _) = self.rules.pieces.split(code);
+            if self.rules.derived.free_castlers & (1 << kind) != 0 {
+                self.free_castling(from, kind, player, base, out);
             }
         }
         self.castling_turns(player, kinds, base, out);
         if !self.rules.pieces.lends.is_empty() {
-            self.lent_moves(player, kinds, base, out);
+            self.lent_moves(player, kinds, base, &sides, out);
         }
     }
 
@@ -165,12 +122,28 @@ impl Position<'_> {
         false
     }
 
+    /// The pseudo-legal moves of the piece `code` of `player` on `from`, each extending `base`.
     pub(super) fn piece_turns(
         &self,
         from: Sq,
         code: Code,
         player: usize,
         base: &Turn,
+        out: &mut Vec<Turn>,
+    ) {
+        at_width!(self.rules, B => {
+            let sides = self.sides::<B>(player);
+            self.piece_turns_in(from, code, player, base, &sides, out)
+        })
+    }
+
+    fn piece_turns_in<B: Bitboard>(
+        &self,
+        from: Sq,
+        code: Code,
+        player: usize,
+        base: &Turn,
+        sides: &Sides<B>,
         out: &mut Vec<Turn>,
     ) {
         let start = out.len();
@@ -180,86 +153,56 @@ impl Position<'_> {
             from,
             code,
         };
-        self.program_turns(&moving, out);
+        for rule in &self.rules.pieces.programs[code as usize] {
+            self.rule_turns(rule, &moving, sides, out);
+        }
         if self.rules.pieces.overlapping[code as usize] {
             dedupe(out, start);
         }
     }
 
-    fn program_turns(&self, moving: &Moving<'_>, out: &mut Vec<Turn>) {
-        for rule in &self.rules.pieces.programs[moving.code as usize] {
-            self.rule_turns(rule, moving, out);
-        }
-    }
-
     /// The moves of one compiled rule for the piece.
-    fn rule_turns(&self, rule: &Gen, moving: &Moving<'_>, out: &mut Vec<Turn>) {
-        let rules = self.rules;
-        let from = moving.from;
-        if rule
-            .from_zone
-            .is_some_and(|z| !rules.zones.contains(z, moving.player, from))
-            || (rule.first && !self.unmoved[from as usize])
-        {
+    fn rule_turns<B: Bitboard>(
+        &self,
+        rule: &Gen,
+        moving: &Moving<'_>,
+        sides: &Sides<B>,
+        out: &mut Vec<Turn>,
+    ) {
+        if !self.rule_applies(rule, moving.player, moving.from) {
             return;
         }
-        if rule.hop != Hop::No {
-            self.hop_turns(rule, moving, out);
-            return;
-        }
-        if rule.anywhere {
-            self.anywhere_turns(rule, moving, out);
-            return;
-        }
-        if !self.path_clear(rule, from) {
-            return;
-        }
-        let mut to = from;
-        for _ in 0..rule.range {
-            to = rules.geometry.step(rule.vector, to);
-            if to == NO_SQUARE {
-                break;
-            }
-            let target = self.board[to as usize];
-            if target == EMPTY {
-                if rule.mode.moves() {
-                    self.push_move(to, rule, false, moving, out);
-                }
-                if rule.en_passant && to == self.ep && self.ep_player as usize == moving.player {
-                    self.push_en_passant(to, rule, moving, out);
-                }
-                continue;
-            }
-            if target != BLOCKED
-                && rule.mode.captures()
-                && self
-                    .piece(target)
-                    .is_some_and(|(_, owner)| owner != moving.player)
-            {
-                self.push_move(to, rule, true, moving, out);
-            }
-            break;
-        }
-    }
-
-    /// Moves to any empty square, or captures of any enemy piece, as the rule's mode allows.
-    fn anywhere_turns(&self, rule: &Gen, moving: &Moving<'_>, out: &mut Vec<Turn>) {
-        for to in 0..self.board.len() as Sq {
-            let target = self.board[to as usize];
-            if target == EMPTY && rule.mode.moves() {
+        let (empty, enemies) = self.rule_targets(rule, moving.from, sides);
+        if rule.mode.moves() {
+            for to in empty.squares() {
                 self.push_move(to, rule, false, moving, out);
-            } else if rule.mode.captures()
-                && self
-                    .piece(target)
-                    .is_some_and(|(_, owner)| owner != moving.player)
-            {
+            }
+        }
+        let ep = self.ep;
+        if rule.en_passant
+            && rule.hop == Hop::No
+            && ep != NO_SQUARE
+            && self.ep_player as usize == moving.player
+            && empty.has(ep)
+        {
+            self.push_en_passant(ep, rule, moving, out);
+        }
+        if rule.mode.captures() {
+            for to in enemies.squares() {
                 self.push_move(to, rule, true, moving, out);
             }
         }
     }
 
     /// Moves lent to `player`'s pieces of the kinds in `kinds` by their neighbours.
-    fn lent_moves(&self, player: usize, kinds: u64, base: &Turn, out: &mut Vec<Turn>) {
+    fn lent_moves<B: Bitboard>(
+        &self,
+        player: usize,
+        kinds: u64,
+        base: &Turn,
+        sides: &Sides<B>,
+        out: &mut Vec<Turn>,
+    ) {
         let rules = self.rules;
         for lender in 0..self.board.len() as Sq {
             let code = self.board[lender as usize];
@@ -286,52 +229,13 @@ impl Position<'_> {
                             code: receiver,
                         };
                         for rule in &lend.moves[player] {
-                            self.rule_turns(rule, &moving, out);
+                            self.rule_turns(rule, &moving, sides, out);
                         }
                     }
                     _ => {}
                 }
             }
         }
-    }
-
-    /// Moves over exactly one piece (or blocked square) along the rule's line.
-    fn hop_turns(&self, rule: &Gen, moving: &Moving<'_>, out: &mut Vec<Turn>) {
-        let hurdle = self.next_occupied(rule.vector, moving.from);
-        if hurdle == NO_SQUARE {
-            return;
-        }
-        let mut to = hurdle;
-        loop {
-            to = self.rules.geometry.step(rule.vector, to);
-            if to == NO_SQUARE {
-                return;
-            }
-            let target = self.board[to as usize];
-            if target != EMPTY {
-                let enemy = self
-                    .piece(target)
-                    .is_some_and(|(_, owner)| owner != moving.player);
-                if enemy && rule.mode.captures() {
-                    self.push_move(to, rule, true, moving, out);
-                }
-                return;
-            }
-            if rule.mode.moves() {
-                self.push_move(to, rule, false, moving, out);
-            }
-            if rule.hop == Hop::JustBeyond {
-                return;
-            }
-        }
-    }
-
-    /// Whether the squares a lame leap passes are empty.
-    fn path_clear(&self, rule: &Gen, from: Sq) -> bool {
-        rule.path.iter().all(|&v| {
-            let s = self.rules.geometry.step(v, from);
-            s != NO_SQUARE && self.board[s as usize] == EMPTY
-        })
     }
 
     fn push_move(

@@ -2,9 +2,9 @@
 //! clocks, and an incremental hash. Turns are made in place: every change a turn makes is
 //! written to one journal and undone from it, so searching allocates nothing per move.
 
-use super::pins::Pins;
 use super::setup::Setup;
 use super::turn::{Part, PartKind, Turn};
+use crate::bitboard::{Bitboard, Masks};
 use crate::compile::turns::{Phase, PhaseEnd};
 use crate::compile::{BLOCKED, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
 
@@ -13,7 +13,6 @@ use crate::compile::{BLOCKED, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
 enum Change {
     Square(Sq, Code),
     Hand(u16, u8),
-    Royal(u8, Sq),
     Unmoved(Sq, bool),
     PhaseTurns(u8, u32),
     Counter(u16, u16),
@@ -54,13 +53,16 @@ pub(super) struct Mark {
     hash: u64,
 }
 
-/// Royal squares are tracked for this many players; larger games scan the board instead.
-const MAX_TRACKED: usize = 8;
+/// The position's bitboards are rows of one table: a row per piece code (blocked squares
+/// under [`BLOCKED`]), then a row per player, then the row of every occupied or blocked square.
+const PLAYER_ROWS: usize = 256;
 
 #[derive(Clone, Debug)]
 pub struct Position<'r> {
     pub(super) rules: &'r Ruleset,
     pub(super) board: Vec<Code>,
+    /// The board again as bitboards, kept in step with `board` (see [`PLAYER_ROWS`]).
+    sets: Masks,
     /// `hands[player * kinds + kind]`.
     pub(super) hands: Vec<u8>,
     pub(super) to_move: usize,
@@ -74,8 +76,6 @@ pub struct Position<'r> {
     pub(super) halfmove: u32,
     pub(super) fullmove: u32,
     pub(super) hash: u64,
-    /// The square of each player's royal piece, when it has exactly one.
-    pub(super) royals: [Sq; MAX_TRACKED],
     /// The players still in the game, as bits.
     pub(super) alive: u32,
     /// The last player taken out, in games of more than two players.
@@ -91,10 +91,6 @@ pub struct Position<'r> {
     pub(super) counters: Vec<u16>,
     /// The kinds each player lost during the turn being made, for counter events.
     lost: Vec<u64>,
-    /// Some player has more than one royal piece (or too many players to track): royal
-    /// pieces are then found by scanning the board.
-    pub(super) royal_overflow: bool,
-    pub(super) pins: Pins,
     /// Whether the piece on each square has not moved yet (kept when a rule is `first`).
     pub(super) unmoved: Vec<bool>,
     undo: Vec<Undo>,
@@ -117,7 +113,8 @@ impl<'r> Position<'r> {
             .collect();
         let mut position = Position {
             rules,
-            board: setup.board.clone(),
+            board: vec![EMPTY; setup.board.len()],
+            sets: Masks::new(rules.bits.words(), PLAYER_ROWS + players + 1),
             hands: setup.hands.clone(),
             to_move: setup.to_move.unwrap_or(0),
             castling: setup.castling,
@@ -127,8 +124,6 @@ impl<'r> Position<'r> {
             halfmove: setup.halfmove,
             fullmove: setup.fullmove,
             hash: 0,
-            royals: [NO_SQUARE; MAX_TRACKED],
-            royal_overflow: false,
             alive: setup.alive,
             last_out: None,
             phase: setup.phase.unwrap_or(0),
@@ -136,13 +131,15 @@ impl<'r> Position<'r> {
             swapped: setup.swapped,
             counters: setup.counters.clone(),
             lost: vec![0; players],
-            pins: Pins::new(rules.geometry.squares()),
             unmoved,
             undo: Vec::with_capacity(64),
             journal: Vec::with_capacity(256),
             scratch: Vec::new(),
             ready: None,
         };
+        for (sq, &code) in setup.board.iter().enumerate() {
+            position.set_square(sq as Sq, code);
+        }
         if setup.phase.is_none() {
             position.settle_phase();
         }
@@ -208,29 +205,9 @@ impl<'r> Position<'r> {
         self.journal.clear();
     }
 
-    /// Recomputes what is derived from the rest: royal squares and the hash.
+    /// Recomputes what is derived from the rest: the hash.
     pub(super) fn refresh(&mut self) {
         self.forget_ready();
-        self.royals = [NO_SQUARE; MAX_TRACKED];
-        let mut counts = vec![0usize; self.rules.players.count()];
-        for (sq, &code) in self.board.iter().enumerate() {
-            if let Some((kind, player)) = self.piece(code)
-                && self.rules.pieces.kinds[kind].royal
-            {
-                counts[player] += 1;
-                if player < MAX_TRACKED {
-                    self.royals[player] = sq as Sq;
-                }
-            }
-        }
-        // A royal piece in hand could be dropped, adding a second one on the board.
-        let royal_in_hand = self.hands.iter().enumerate().any(|(slot, &n)| {
-            n > 0 && self.rules.pieces.kinds[slot % self.rules.pieces.kinds.len()].royal
-        });
-        self.royal_overflow = royal_in_hand
-            || self.rules.derived.royalty_changes
-            || self.rules.players.count() > MAX_TRACKED
-            || counts.iter().any(|&n| n > 1);
         self.hash = self.compute_hash();
     }
 
@@ -303,7 +280,7 @@ impl<'r> Position<'r> {
     }
 
     #[inline]
-    fn put(&mut self, sq: Sq, code: Code) {
+    pub(super) fn put(&mut self, sq: Sq, code: Code) {
         let old = self.board[sq as usize];
         self.journal.push(Change::Square(sq, old));
         let z = &self.rules.zobrist;
@@ -313,16 +290,65 @@ impl<'r> Position<'r> {
         if code != EMPTY {
             self.hash ^= z.piece(code, sq);
         }
-        self.board[sq as usize] = code;
+        self.set_square(sq, code);
     }
 
+    /// Puts `code` on `sq`, board and bitboards alike, with no journal or hash.
     #[inline]
-    fn set_royal(&mut self, player: usize, sq: Sq) {
-        if player < MAX_TRACKED {
-            self.journal
-                .push(Change::Royal(player as u8, self.royals[player]));
-            self.royals[player] = sq;
+    pub(super) fn set_square(&mut self, sq: Sq, code: Code) {
+        let old = self.board[sq as usize];
+        self.board[sq as usize] = code;
+        for changed in [old, code] {
+            if changed != EMPTY {
+                self.toggle_sets(sq, changed);
+            }
         }
+    }
+
+    /// Adds `code` on `sq` to the bitboards, or takes it off.
+    #[inline]
+    fn toggle_sets(&mut self, sq: Sq, code: Code) {
+        let players = self.rules.players.count();
+        self.sets.toggle(code as usize, sq);
+        self.sets.toggle(PLAYER_ROWS + players, sq);
+        if code != BLOCKED {
+            let (_, player) = self.rules.pieces.split(code);
+            self.sets.toggle(PLAYER_ROWS + player, sq);
+        }
+    }
+
+    /// The squares holding `code` (blocked squares for [`BLOCKED`]).
+    #[inline]
+    pub(super) fn code_set<B: Bitboard>(&self, code: Code) -> B {
+        self.sets.get(code as usize)
+    }
+
+    /// The squares of `player`'s pieces.
+    #[inline]
+    pub(super) fn player_set<B: Bitboard>(&self, player: usize) -> B {
+        self.sets.get(PLAYER_ROWS + player)
+    }
+
+    /// The squares holding a piece or blocked.
+    #[inline]
+    pub(super) fn occupied<B: Bitboard>(&self) -> B {
+        self.sets.get(PLAYER_ROWS + self.rules.players.count())
+    }
+
+    /// The squares of `player`'s pieces of the kinds in `kinds`.
+    #[inline]
+    pub(super) fn kinds_set<B: Bitboard>(&self, player: usize, kinds: u64) -> B {
+        if kinds == self.rules.pieces.all() {
+            return self.player_set(player);
+        }
+        let mut set = B::NONE;
+        let mut rest = kinds;
+        while rest != 0 {
+            let kind = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            set |= self.code_set(self.rules.pieces.code(kind, player));
+        }
+        set
     }
 
     /// Sets whether the piece on `sq` is unmoved.
@@ -369,9 +395,8 @@ impl<'r> Position<'r> {
     pub(super) fn rewind(&mut self, mark: Mark) {
         while self.journal.len() > mark.journal {
             match self.journal.pop().expect("longer than the mark") {
-                Change::Square(sq, code) => self.board[sq as usize] = code,
+                Change::Square(sq, code) => self.set_square(sq, code),
                 Change::Hand(slot, count) => self.hands[slot as usize] = count,
-                Change::Royal(player, sq) => self.royals[player as usize] = sq,
                 Change::Unmoved(sq, value) => self.unmoved[sq as usize] = value,
                 Change::PhaseTurns(player, count) => self.phase_turns[player as usize] = count,
                 Change::Counter(slot, value) => self.counters[slot as usize] = value,
@@ -397,21 +422,10 @@ impl<'r> Position<'r> {
         }
     }
 
-    /// Takes `player`'s piece off `sq`, as when they leave the game.
-    pub(super) fn clear_square(&mut self, sq: Sq, player: usize) {
-        if self.royals.get(player) == Some(&sq) {
-            self.set_royal(player, NO_SQUARE);
-        }
-        self.put(sq, EMPTY);
-    }
-
     /// Takes the piece of `kind` and `player` off `sq`.
     fn lift(&mut self, sq: Sq, kind: usize, player: usize) {
         if let Some(lost) = self.lost.get_mut(player) {
             *lost |= 1 << kind;
-        }
-        if self.rules.pieces.kinds[kind].royal && self.royals.get(player) == Some(&sq) {
-            self.set_royal(player, NO_SQUARE);
         }
         self.put(sq, EMPTY);
     }
@@ -432,11 +446,6 @@ impl<'r> Position<'r> {
                 if self.board[part.to as usize] != EMPTY {
                     self.capture(part.to, mover);
                 }
-                if let Some((kind, player)) = self.piece(part.piece)
-                    && self.rules.pieces.kinds[kind].royal
-                {
-                    self.set_royal(player, part.to);
-                }
                 self.put(part.from, EMPTY);
                 self.put(part.to, part.piece);
                 if part.kind != PartKind::Partner && !self.rules.captures.custodian.is_empty() {
@@ -448,9 +457,6 @@ impl<'r> Position<'r> {
                 let slot = self.hand_slot(mover, kind);
                 self.set_hand(slot, self.hands[slot] - 1);
                 self.put(part.to, part.piece);
-                if self.rules.pieces.kinds[kind].royal {
-                    self.set_royal(mover, part.to);
-                }
             }
             PartKind::Take => self.capture(part.from, mover),
             PartKind::Remove => {

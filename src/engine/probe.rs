@@ -33,8 +33,10 @@ pub struct EmptyBoard<'r>(Position<'r>);
 impl<'r> EmptyBoard<'r> {
     pub fn new(rules: &'r Ruleset) -> Self {
         let mut position = Position::start(rules);
-        for cell in position.board.iter_mut().filter(|c| **c != BLOCKED) {
-            *cell = EMPTY;
+        for sq in 0..position.board.len() as Sq {
+            if position.board[sq as usize] != BLOCKED {
+                position.set_square(sq, EMPTY);
+            }
         }
         EmptyBoard(position)
     }
@@ -42,13 +44,12 @@ impl<'r> EmptyBoard<'r> {
     /// How many moves the piece `code` makes from `sq` alone on the board (none from a
     /// blocked square).
     pub fn reach(&mut self, code: Code, sq: Sq) -> usize {
-        let board = &mut self.0.board;
-        if board[sq as usize] == BLOCKED {
+        if self.0.board[sq as usize] == BLOCKED {
             return 0;
         }
-        board[sq as usize] = code;
+        self.0.set_square(sq, code);
         let reach = self.0.reach(sq);
-        self.0.board[sq as usize] = EMPTY;
+        self.0.set_square(sq, EMPTY);
         reach
     }
 }

@@ -1,0 +1,174 @@
+//! The bitboard tables: for every line the rules walk, the squares it crosses from each square;
+//! for each attacking piece, the squares its leaps attack each square from; the files and each
+//! square's neighbours. Built last, once the geometry holds every line the rules use, so that
+//! the engine never walks a line square by square to learn what a table can tell it.
+
+use super::geometry::{Geometry, Line, NO_SQUARE, Sq, UNLIMITED};
+use super::pieces::PieceTables;
+use super::{Code, Players};
+use crate::bitboard::{Bitboard, Masks, words_for};
+
+#[derive(Clone, Debug)]
+pub struct BitTables {
+    squares: usize,
+    /// Row `line * squares + sq`: the squares the line crosses from `sq`, pieces aside.
+    lines: Masks,
+    /// Per line: whether it climbs in square index, and its unlimited line.
+    line_facts: Vec<(bool, u16)>,
+    /// Row 0: every square of the board.
+    board: Masks,
+    /// Row `file`: the squares of that file.
+    files: Masks,
+    /// Row `sq`: the squares next to `sq`.
+    neighbours: Masks,
+    /// Row `block * squares + sq`: the squares from which the code of `block` attacks `sq` by
+    /// a leap that passes no square.
+    leap_sources: Masks,
+    /// Per attacking player: each code that attacks by such leaps, with its block.
+    pub leapers: Vec<Vec<(Code, usize)>>,
+    /// Per attacking player: the entries of its attack table's leaps that pass squares.
+    pub lame_leaps: Vec<Vec<usize>>,
+}
+
+impl BitTables {
+    pub fn new(geometry: &Geometry, pieces: &PieceTables, players: &Players) -> BitTables {
+        let squares = geometry.squares();
+        let stride = words_for(squares);
+        let every = || 0..squares as Sq;
+        let mut lines = Masks::new(stride, 0);
+        for line in &geometry.lines {
+            for from in every() {
+                lines.push(walk(geometry, *line, from));
+            }
+        }
+        let mut board = Masks::new(stride, 0);
+        board.push(every());
+        let mut files = Masks::new(stride, 0);
+        for file in 0..geometry.width {
+            files.push(every().filter(|&sq| u32::from(geometry.coords[sq as usize].0) == file));
+        }
+        let mut neighbours = Masks::new(stride, 0);
+        for sq in every() {
+            let next = geometry.neighbours.iter().map(|&v| geometry.step(v, sq));
+            neighbours.push(next.filter(|&s| s != NO_SQUARE));
+        }
+        let mut tables = BitTables {
+            squares,
+            lines,
+            line_facts: (geometry.lines.iter())
+                .map(|l| (geometry.rising(l.vector), l.unlimited))
+                .collect(),
+            board,
+            files,
+            neighbours,
+            leap_sources: Masks::new(stride, 0),
+            leapers: Vec::new(),
+            lame_leaps: Vec::new(),
+        };
+        for player in 0..players.count() {
+            tables.add_leapers(geometry, pieces, player);
+        }
+        tables
+    }
+
+    /// Fills in the leap sources of `player`'s pieces, and which of its leaps are lame.
+    fn add_leapers(&mut self, geometry: &Geometry, pieces: &PieceTables, player: usize) {
+        let leaps = &pieces.attacks[player].leaps;
+        let mut leapers = Vec::new();
+        for kind in 0..pieces.kinds.len() {
+            let vectors: Vec<u16> = (leaps.iter())
+                .filter(|(_, kinds, path)| path.is_empty() && kinds & (1 << kind) != 0)
+                .map(|&(vector, _, _)| vector)
+                .collect();
+            if vectors.is_empty() {
+                continue;
+            }
+            let block = self.leap_sources.rows() / self.squares;
+            for sq in 0..self.squares as Sq {
+                let from = vectors.iter().map(|&v| geometry.step(v, sq));
+                self.leap_sources.push(from.filter(|&s| s != NO_SQUARE));
+            }
+            leapers.push((pieces.code(kind, player), block));
+        }
+        self.leapers.push(leapers);
+        let lame = (leaps.iter().enumerate())
+            .filter(|(_, (_, _, path))| !path.is_empty())
+            .map(|(i, _)| i);
+        self.lame_leaps.push(lame.collect());
+    }
+
+    /// How many words a bitboard of this board takes.
+    pub fn words(&self) -> usize {
+        self.board.stride()
+    }
+
+    /// The squares `line` crosses from `from`, pieces aside.
+    #[inline]
+    pub fn line<B: Bitboard>(&self, line: u16, from: Sq) -> B {
+        self.lines.get(line as usize * self.squares + from as usize)
+    }
+
+    /// The squares `line` reaches from `from` with `occupied` standing in the way: the empty
+    /// squares up to the first occupied one, that one included.
+    #[inline]
+    pub fn reach<B: Bitboard>(&self, line: u16, from: Sq, occupied: B) -> B {
+        let ray: B = self.line(line, from);
+        let blockers = ray & occupied;
+        if blockers.is_empty() {
+            return ray;
+        }
+        let (_, unlimited) = self.line_facts[line as usize];
+        ray & !self.line::<B>(unlimited, self.nearest(line, blockers))
+    }
+
+    /// The square of `set` nearest the start of `line`, all of `set` lying on it.
+    #[inline]
+    pub fn nearest<B: Bitboard>(&self, line: u16, set: B) -> Sq {
+        match self.line_facts[line as usize].0 {
+            true => set.lowest(),
+            false => set.highest(),
+        }
+    }
+
+    /// The unlimited line with the same vector as `line`.
+    #[inline]
+    pub fn unlimited(&self, line: u16) -> u16 {
+        self.line_facts[line as usize].1
+    }
+
+    /// Every square of the board.
+    #[inline]
+    pub fn board<B: Bitboard>(&self) -> B {
+        self.board.get(0)
+    }
+
+    #[inline]
+    pub fn file<B: Bitboard>(&self, file: u8) -> B {
+        self.files.get(file as usize)
+    }
+
+    #[inline]
+    pub fn neighbours<B: Bitboard>(&self, sq: Sq) -> B {
+        self.neighbours.get(sq as usize)
+    }
+
+    /// The squares from which the leaper of `block` attacks `sq`.
+    #[inline]
+    pub fn leap_sources<B: Bitboard>(&self, block: usize, sq: Sq) -> B {
+        self.leap_sources.get(block * self.squares + sq as usize)
+    }
+}
+
+/// The squares `line` crosses from `from`, in order, up to its range or the board's edge.
+fn walk(geometry: &Geometry, line: Line, from: Sq) -> Vec<Sq> {
+    let mut crossed = Vec::new();
+    let mut sq = from;
+    while line.range == UNLIMITED || crossed.len() < line.range as usize {
+        sq = geometry.step(line.vector, sq);
+        if sq == NO_SQUARE {
+            break;
+        }
+        crossed.push(sq);
+    }
+    crossed
+}

@@ -1,0 +1,101 @@
+//! Attacks: whether a player's pieces could capture on a square, read from the bitboard
+//! tables, on the board as it stands or as a turn would leave it (pieces moved, some taken),
+//! so that proving a turn legal rarely needs making it.
+
+use super::position::Position;
+use crate::bitboard::Bitboard;
+use crate::compile::{Hop, NO_SQUARE, Sq};
+
+impl Position<'_> {
+    /// Whether `sq` is attacked by any piece of `attacker`.
+    pub fn attacked(&self, sq: Sq, attacker: usize) -> bool {
+        at_width!(self.rules, B => self.attacked_in::<B>(sq, attacker, self.occupied(), !B::NONE))
+    }
+
+    /// Whether `attacker`'s pieces standing on `standing` attack `sq` when the occupied squares
+    /// are `occupied`: the board as a turn would leave it, the attacker's pieces unmoved but
+    /// those it would capture no longer standing.
+    pub(super) fn attacked_in<B: Bitboard>(
+        &self,
+        sq: Sq,
+        attacker: usize,
+        occupied: B,
+        standing: B,
+    ) -> bool {
+        let rules = self.rules;
+        let bits = &rules.bits;
+        let attacks = &rules.pieces.attacks[attacker];
+        for &(code, block) in &bits.leapers[attacker] {
+            if (bits.leap_sources::<B>(block, sq) & self.code_set::<B>(code) & standing).any() {
+                return true;
+            }
+        }
+        for &(line, kinds) in &attacks.slides {
+            let reach = bits.reach(line, sq, occupied);
+            if (reach & self.kinds_set::<B>(attacker, kinds) & standing).any() {
+                return true;
+            }
+        }
+        if !bits.lame_leaps[attacker].is_empty()
+            && self.lame_attack(sq, attacker, occupied, standing)
+        {
+            return true;
+        }
+        if !attacks.hops.is_empty() && self.hop_attack(sq, attacker, occupied, standing) {
+            return true;
+        }
+        attacks.anywhere != 0
+            && (self.kinds_set::<B>(attacker, attacks.anywhere) & standing & !B::bit(sq)).any()
+    }
+
+    /// Whether a lame leap of `attacker` reaches `sq`, the squares it passes empty.
+    fn lame_attack<B: Bitboard>(&self, sq: Sq, attacker: usize, occupied: B, standing: B) -> bool {
+        let rules = self.rules;
+        let geometry = &rules.geometry;
+        let kind_bits = &rules.pieces.attacker_bits[attacker * 256..attacker * 256 + 256];
+        rules.bits.lame_leaps[attacker].iter().any(|&entry| {
+            let (vector, kinds, ref path) = rules.pieces.attacks[attacker].leaps[entry];
+            let from = geometry.step(vector, sq);
+            from != NO_SQUARE
+                && standing.has(from)
+                && kind_bits[self.board[from as usize] as usize] & kinds != 0
+                && path.iter().all(|&p| {
+                    let s = geometry.step(p, from);
+                    s != NO_SQUARE && !occupied.has(s)
+                })
+        })
+    }
+
+    /// Whether a hopper of `attacker` captures on `sq`: walking back from it, the hurdle, then
+    /// the hopper itself.
+    fn hop_attack<B: Bitboard>(&self, sq: Sq, attacker: usize, occupied: B, standing: B) -> bool {
+        let rules = self.rules;
+        let bits = &rules.bits;
+        rules.pieces.attacks[attacker]
+            .hops
+            .iter()
+            .any(|&(line, kinds, hop)| {
+                let hurdle = match hop {
+                    Hop::JustBeyond => {
+                        let vector = rules.geometry.lines[line as usize].vector;
+                        rules.geometry.step(vector, sq)
+                    }
+                    _ => first_on(bits, line, sq, occupied),
+                };
+                if hurdle == NO_SQUARE || !occupied.has(hurdle) {
+                    return false;
+                }
+                let hopper = first_on(bits, line, hurdle, occupied);
+                hopper != NO_SQUARE && (self.kinds_set::<B>(attacker, kinds) & standing).has(hopper)
+            })
+    }
+}
+
+/// The first square of `occupied` along `line` from `from`, or [`NO_SQUARE`].
+fn first_on<B: Bitboard>(bits: &crate::compile::BitTables, line: u16, from: Sq, occupied: B) -> Sq {
+    let blockers = bits.line::<B>(line, from) & occupied;
+    match blockers.any() {
+        true => bits.nearest(line, blockers),
+        false => NO_SQUARE,
+    }
+}

@@ -1,0 +1,93 @@
+//! Where a piece's move rules reach, as bitboards: the empty squares a rule may move to and the
+//! enemy pieces it may capture, read from the line tables with the board's pieces in the way.
+//! Generating turns and counting them both start here.
+
+use super::position::Position;
+use crate::bitboard::Bitboard;
+use crate::compile::{BLOCKED, Gen, Hop, NO_SQUARE, Sq};
+
+/// The board as one player's moves see it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sides<B> {
+    /// Squares holding a piece or blocked.
+    pub occupied: B,
+    pub empty: B,
+    /// Squares holding another player's piece.
+    pub enemies: B,
+}
+
+impl Position<'_> {
+    /// The board as `player`'s moves see it.
+    #[inline]
+    pub(super) fn sides<B: Bitboard>(&self, player: usize) -> Sides<B> {
+        let occupied = self.occupied::<B>();
+        Sides {
+            occupied,
+            empty: self.rules.bits.board::<B>() & !occupied,
+            enemies: occupied & !self.player_set::<B>(player) & !self.code_set::<B>(BLOCKED),
+        }
+    }
+
+    /// Whether `rule` may move the piece of `player` on `from` at all: it stands in the rule's
+    /// zone, and has not moved if the rule is for a first move only.
+    #[inline]
+    pub(super) fn rule_applies(&self, rule: &Gen, player: usize, from: Sq) -> bool {
+        rule.from_zone
+            .is_none_or(|z| self.rules.zones.contains(z, player, from))
+            && (!rule.first || self.unmoved[from as usize])
+    }
+
+    /// The empty squares `rule` reaches from `from`, and the enemy pieces it reaches, whatever
+    /// its mode.
+    #[inline]
+    pub(super) fn rule_targets<B: Bitboard>(
+        &self,
+        rule: &Gen,
+        from: Sq,
+        sides: &Sides<B>,
+    ) -> (B, B) {
+        if rule.anywhere {
+            return (sides.empty, sides.enemies);
+        }
+        let reach = match rule.hop {
+            Hop::No => self.line_targets(rule, from, sides.occupied),
+            hop => self.hop_targets(rule, hop, from, sides.occupied),
+        };
+        (reach & sides.empty, reach & sides.enemies)
+    }
+
+    /// The squares along `rule`'s line from `from` up to its range, the first occupied square
+    /// included; none if the squares a lame leap passes are not empty.
+    #[inline]
+    pub(super) fn line_targets<B: Bitboard>(&self, rule: &Gen, from: Sq, occupied: B) -> B {
+        let bits = &self.rules.bits;
+        let geometry = &self.rules.geometry;
+        let clear = rule.path.iter().all(|&v| {
+            let s = geometry.step(v, from);
+            s != NO_SQUARE && !occupied.has(s)
+        });
+        match (clear, rule.range) {
+            (false, _) => B::NONE,
+            (true, 1) => bits.line(rule.line, from),
+            (true, _) => bits.reach(rule.line, from, occupied),
+        }
+    }
+
+    /// Where a hop over exactly one piece (or blocked square) along the rule's line lands:
+    /// just beyond the hurdle, or anywhere beyond it up to the next piece.
+    fn hop_targets<B: Bitboard>(&self, rule: &Gen, hop: Hop, from: Sq, occupied: B) -> B {
+        let bits = &self.rules.bits;
+        let ahead = bits.line::<B>(rule.line, from) & occupied;
+        if ahead.is_empty() {
+            return B::NONE;
+        }
+        let hurdle = bits.nearest(rule.line, ahead);
+        match hop {
+            Hop::JustBeyond => match self.rules.geometry.step(rule.vector, hurdle) {
+                NO_SQUARE => B::NONE,
+                landing => B::bit(landing),
+            },
+            _ => bits.reach(rule.line, hurdle, occupied),
+        }
+    }
+}
