@@ -99,6 +99,11 @@ impl Walk {
             if turns.is_empty() {
                 return Err(fail(&mut position, "no turn, yet no end".to_string()));
             }
+            let counted = position.count_legal();
+            if counted != turns.len() as u64 {
+                let what = format!("{counted} legal turns counted, {} generated", turns.len());
+                return Err(fail(&mut position, what));
+            }
             if thorough {
                 self.check_counts(&mut position, turns.len())
                     .map_err(|w| fail(&mut position, w))?;

@@ -514,3 +514,33 @@ fn setups_that_break_a_rule_say_which_rule() {
         PositionRule::CastlingRightsApart(_)
     ));
 }
+
+/// The variants and concept files beside the shipped games keep every property too, the count
+/// of legal turns without building them among them: a few short random games of each.
+#[test]
+fn test_variants_keep_every_property() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests");
+    let mut walked = 0;
+    for folder in ["variants", "concepts"] {
+        let mut paths: Vec<_> = std::fs::read_dir(format!("{dir}/{folder}"))
+            .expect("the folder")
+            .map(|entry| entry.expect("an entry").path())
+            .filter(|path| path.extension().is_some_and(|e| e == "rules"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let text = std::fs::read_to_string(&path).expect("the file");
+            let Some(rules) = fairy::pipeline::load(&text).rules else {
+                continue;
+            };
+            let seed = 0xC0DE ^ path.as_os_str().len() as u64;
+            if let Err(disagreement) = (0..8)
+                .try_for_each(|game| Walk::new(seed ^ game << 16, 120).run(&rules).map(|_| ()))
+            {
+                panic!("{}: {disagreement}", path.display());
+            }
+            walked += 1;
+        }
+    }
+    assert!(walked >= 20, "only {walked} files walked");
+}

@@ -63,6 +63,11 @@ pub struct Derived {
     /// The end conditions that can end the game while the player to move still has turns:
     /// each turn starts by testing them.
     pub early_ends: Vec<EndCondition>,
+    /// The legal turns of a position can be counted from target sets without building them:
+    /// every turn is one move or one drop, legality is by pins or not needed, and nothing
+    /// beyond a piece's own targets (lent moves, triggers, custodian captures, castling
+    /// without rights, counter limits, an end judged on the turns) decides what is legal.
+    pub countable: bool,
     /// The kinds whose moves reset the count of quiet plies.
     pub quiet_breakers: u64,
     /// Whether a capture restarts the count of quiet plies: without a quiet-plies rule the
@@ -97,7 +102,32 @@ impl Derived {
             } => Some((captures, kinds)),
             _ => None,
         });
+        let legality = match (royal, endings.by_reply(), plain_attacks) {
+            (false, _, _) => Legality::Free,
+            (true, true, _) => Legality::Reply,
+            (true, false, true) => Legality::Pins,
+            (true, false, false) => Legality::MakeAndTest,
+        };
+        let early_ends: Vec<EndCondition> = (endings.rules.iter())
+            // With more than two players, `lose` rules are applied at the start of each turn,
+            // taking players out; only the other rules can end the game early.
+            .filter(|&&(outcome, _)| !(eliminates && outcome == Outcome::Lose))
+            .map(|&(_, c)| c)
+            .filter(|c| c.ends_early())
+            .collect();
+        let counter_limits = turns.counters.iter().any(|c| c.limit.is_some());
         Derived {
+            countable: matches!(legality, Legality::Free | Legality::Pins)
+                && !eliminates
+                && !counter_limits
+                && turns.triggers.is_empty()
+                && turns.single_moves_or_drops()
+                && pieces.lends.is_empty()
+                && captures.custodian.is_empty()
+                && castling.free.is_empty()
+                && !early_ends
+                    .iter()
+                    .any(|c| matches!(c, EndCondition::Immobilized(_))),
             royal,
             royal_kinds: (kinds.iter().enumerate())
                 .filter(|(_, k)| k.royal)
@@ -108,18 +138,13 @@ impl Derived {
                     .flat_map(|p| &p.targets)
                     .any(|&t| kinds[t as usize].royal != k.royal)
             }),
-            legality: match (royal, endings.by_reply(), plain_attacks) {
-                (false, _, _) => Legality::Free,
-                (true, true, _) => Legality::Reply,
-                (true, false, true) => Legality::Pins,
-                (true, false, false) => Legality::MakeAndTest,
-            },
+            legality,
             first_moves: gens().any(|g| g.first) || castling.free.iter().any(|c| c.unmoved),
             free_castlers: castling.free.iter().fold(0, |m, c| m | 1 << c.kind),
             ep_always: gens().any(|g| g.en_passant && g.mode.captures() && !g.one_step()),
             hands: captures.to_hand || start.hands.iter().any(|&n| n > 0),
             placement_then_move: turns.placement_then_move(),
-            counter_limits: limited.clone().next().is_some(),
+            counter_limits,
             simple_limits: limited
                 .flat_map(|c| &c.rules)
                 .all(|(event, _)| matches!(event, Event::Move(_) | Event::TurnEnd)),
@@ -128,13 +153,7 @@ impl Derived {
                 .iter()
                 .any(|p| p.end != PhaseEnd::Never || p.cycle > 1),
             eliminates,
-            // With more than two players, `lose` rules are applied at the start of each turn,
-            // taking players out; only the other rules can end the game early.
-            early_ends: (endings.rules.iter())
-                .filter(|&&(outcome, _)| !(eliminates && outcome == Outcome::Lose))
-                .map(|&(_, c)| c)
-                .filter(|c| c.ends_early())
-                .collect(),
+            early_ends,
             quiet_breakers: quiet.clone().fold(0, |m, (_, kinds)| m | kinds),
             captures_break_quiet: quiet.clone().next().is_none()
                 || quiet.clone().any(|(captures, _)| captures),

@@ -67,6 +67,32 @@ impl TurnTables {
             matches!((drop, moves), (Some(d), Some(m)) if d < m)
         })
     }
+
+    /// Whether every turn of every phase is one move or one drop on fixed squares, never left
+    /// out and never waiting on a counter: the shape of turn whose legal choices can be counted
+    /// from target sets without building them.
+    pub fn single_moves_or_drops(&self) -> bool {
+        (self.phases.iter())
+            .flat_map(|p| {
+                let periodic = p.periodic.iter().flat_map(|(_, plans)| plans);
+                p.ordinary.iter().chain(periodic)
+            })
+            .all(|plan| match plan.steps.as_slice() {
+                [step] => {
+                    !step.optional
+                        && step.condition.is_none()
+                        && matches!(
+                            step.action,
+                            Action::Move { .. }
+                                | Action::Drop {
+                                    zone: None | Some(DropZone::Fixed(_)),
+                                    ..
+                                }
+                        )
+                }
+                _ => false,
+            })
+    }
 }
 
 /// When a phase hands over to the next one.

@@ -2,10 +2,22 @@
 //! strategy the ruleset chose once (none needed, pins, or make and test), and the drop limits
 //! that depend on the position a drop leaves.
 
+use super::pins::Pins;
 use super::position::Position;
 use super::turn::{PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::{Code, Legality, NO_SQUARE, Sq};
+
+/// What proves one player's turns legal in a position (see [`Position::guard`]).
+pub(super) struct Guard<B> {
+    /// The player's one royal piece, or [`NO_SQUARE`] if it has none or several.
+    pub royal: Sq,
+    /// The royal piece is not attacked, and neither a promotion nor a drop can add one: a
+    /// move of another piece is safe unless it breaks a pin, and a plain drop is safe.
+    pub quiet: bool,
+    /// The pins, when quiet and not too many to hold.
+    pub pins: Option<Pins<B>>,
+}
 
 impl Position<'_> {
     /// Removes from `out` the turns of `player` that leave a royal piece capturable. When the
@@ -22,31 +34,49 @@ impl Position<'_> {
     }
 
     fn keep_safe<B: Bitboard>(&mut self, player: usize, out: &mut Vec<Turn>) {
+        let guard = self.guard::<B>(player);
+        out.retain(|turn| self.is_safe(turn, player, &guard));
+    }
+
+    /// What proves `player`'s turns legal in this position: the single royal piece, and when
+    /// it is not attacked, its pins.
+    pub(super) fn guard<B: Bitboard>(&self, player: usize) -> Guard<B> {
         let rules = self.rules;
         let royal = self.single_royal::<B>(player);
-        let attacker = self.next_player(player);
         // Pins and drops prove nothing when a promotion or a drop can add a royal piece.
         let quiet = rules.derived.legality == Legality::Pins
             && !rules.derived.royalty_changes
             && royal != NO_SQUARE
-            && !self.attacked(royal, attacker);
+            && !self.attacked(royal, self.next_player(player));
         let pins = match quiet {
-            true => self.pins::<B>(royal, player, attacker),
+            true => self.pins::<B>(royal, player, self.next_player(player)),
             false => None,
         };
-        out.retain(|turn| {
-            let main = turn.main();
-            let single = turn.len() == 1;
-            match main.kind {
-                PartKind::Move | PartKind::Promote if single && main.from != royal => match &pins {
+        Guard { royal, quiet, pins }
+    }
+
+    /// Whether `turn` leaves `player`'s royal pieces safe: a plain move of a piece other than
+    /// the royal one by the pins, a drop of a plain piece when not in check, any other turn by
+    /// following it on bitboards or making it.
+    pub(super) fn is_safe<B: Bitboard>(
+        &mut self,
+        turn: &Turn,
+        player: usize,
+        guard: &Guard<B>,
+    ) -> bool {
+        let main = turn.main();
+        let single = turn.len() == 1;
+        match main.kind {
+            PartKind::Move | PartKind::Promote if single && main.from != guard.royal => {
+                match &guard.pins {
                     Some(pins) => pins.allows(main.from, main.to),
                     None => self.is_legal(turn, player),
-                },
-                // A drop only adds a piece, so it cannot expose the royal piece.
-                PartKind::Drop if single && quiet && self.plain_drop(main.piece) => true,
-                _ => self.is_legal(turn, player),
+                }
             }
-        });
+            // A drop only adds a piece, so it cannot expose the royal piece.
+            PartKind::Drop if single && guard.quiet && self.plain_drop(main.piece) => true,
+            _ => self.is_legal(turn, player),
+        }
     }
 
     /// Whether a drop of `code` is legal whenever it leaves the royal piece safe: it is not

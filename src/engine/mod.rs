@@ -25,6 +25,7 @@ macro_rules! at_width {
 }
 
 mod attacks;
+mod count;
 mod counters;
 mod elimination;
 mod legality;

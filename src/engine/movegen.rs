@@ -137,7 +137,7 @@ impl Position<'_> {
         })
     }
 
-    fn piece_turns_in<B: Bitboard>(
+    pub(super) fn piece_turns_in<B: Bitboard>(
         &self,
         from: Sq,
         code: Code,
@@ -336,7 +336,13 @@ impl Position<'_> {
         }
     }
 
-    fn castling_turns(&self, mover: usize, kinds: u64, base: &Turn, out: &mut Vec<Turn>) {
+    pub(super) fn castling_turns(
+        &self,
+        mover: usize,
+        kinds: u64,
+        base: &Turn,
+        out: &mut Vec<Turn>,
+    ) {
         for (bit, right) in self.rules.castling.rights.iter().enumerate() {
             if self.castling & (1 << bit) == 0 || right.player != mover {
                 continue;

@@ -59,23 +59,22 @@ impl Perft {
             self.counted += 1;
             return 1;
         }
+        if depth == 1 {
+            let nodes = position.count_legal();
+            self.counted += nodes;
+            return nodes;
+        }
         let mut list = std::mem::take(&mut self.lists[depth]);
         position.legal_turns(&mut list);
-        let nodes = if depth == 1 {
-            self.counted += list.len() as u64;
-            list.len() as u64
-        } else {
-            let mut nodes = 0;
-            for turn in &list {
-                if self.stopped() {
-                    break;
-                }
-                position.make(turn);
-                nodes += self.count_to(position, depth - 1);
-                position.unmake();
+        let mut nodes = 0;
+        for turn in &list {
+            if self.stopped() {
+                break;
             }
-            nodes
-        };
+            position.make(turn);
+            nodes += self.count_to(position, depth - 1);
+            position.unmake();
+        }
         self.lists[depth] = list;
         nodes
     }

@@ -1,0 +1,266 @@
+//! Counting the legal turns of a position without building them, for perft's last ply. Where
+//! the ruleset is `countable` (every turn one move or one drop, legality by pins), the turns of
+//! most pieces are the bits of their target sets, less what the pins forbid. A piece whose
+//! turns need more (the royal piece, one that may promote, one with overlapping rules) is
+//! built and judged as generation would; a position this does not follow (in check, en
+//! passant open, several royal pieces) is generated whole. The count always equals the length
+//! of [`Position::legal_turns`], which the consistency walk checks on every ply.
+
+use super::legality::Guard;
+use super::position::Position;
+use super::targets::Sides;
+use super::turn::{Part, PartKind, Turn};
+use crate::bitboard::Bitboard;
+use crate::compile::turns::{Action, DropZone};
+use crate::compile::{Code, Legality, NO_SQUARE, Sq};
+
+/// Legal turns counted so far, captures apart, for compulsory capture.
+#[derive(Default)]
+struct Tally {
+    quiet: u64,
+    captures: u64,
+}
+
+impl Tally {
+    fn add(&mut self, captures: bool, n: u64) {
+        match captures {
+            true => self.captures += n,
+            false => self.quiet += n,
+        }
+    }
+}
+
+impl Position<'_> {
+    /// How many legal turns the player to move has: the length of [`Position::legal_turns`].
+    pub fn count_legal(&mut self) -> u64 {
+        let fast = self.rules.derived.countable && self.ready.is_none() && self.ep == NO_SQUARE;
+        let counted = match fast {
+            true => at_width!(self.rules, B => self.count_turns::<B>()),
+            false => None,
+        };
+        match counted {
+            // The early ends left in a countable ruleset do not look at the turns.
+            Some(n) if n > 0 && !self.rules.derived.early_ends.is_empty() => {
+                if self.ends_early(&[]) { 0 } else { n }
+            }
+            Some(n) => n,
+            None => {
+                let mut turns = self.scratch.pop().unwrap_or_default();
+                self.legal_turns(&mut turns);
+                let n = turns.len() as u64;
+                self.scratch.push(turns);
+                n
+            }
+        }
+    }
+
+    /// The count, or `None` where the position needs the turns built.
+    fn count_turns<B: Bitboard>(&mut self) -> Option<u64> {
+        let player = self.to_move;
+        let Some(plans) = self.plans_of(player) else {
+            return Some(0);
+        };
+        let guard = self.guard::<B>(player);
+        let checked = self.rules.derived.legality == Legality::Pins;
+        if checked && guard.pins.is_none() {
+            return None;
+        }
+        let sides = self.sides::<B>(player);
+        let mut tally = Tally::default();
+        for plan in plans {
+            match plan.steps[0].action {
+                Action::Move { pieces } => {
+                    self.count_moves(player, pieces, &sides, &guard, &mut tally)
+                }
+                Action::Drop { pieces, zone } => {
+                    let zone = match zone {
+                        Some(DropZone::Fixed(z)) => Some(z),
+                        _ => None,
+                    };
+                    self.count_drops(player, pieces, zone, &sides, &guard, &mut tally)
+                }
+                _ => return None,
+            }
+        }
+        Some(match self.rules.captures.compulsory && tally.captures > 0 {
+            true => tally.captures,
+            false => tally.quiet + tally.captures,
+        })
+    }
+
+    /// The legal moves of `player`'s pieces of the kinds in `kinds`, castling included.
+    fn count_moves<B: Bitboard>(
+        &mut self,
+        player: usize,
+        kinds: u64,
+        sides: &Sides<B>,
+        guard: &Guard<B>,
+        tally: &mut Tally,
+    ) {
+        for from in self.kinds_set::<B>(player, kinds).squares() {
+            let code = self.board[from as usize];
+            let counted = match from == guard.royal {
+                true => None,
+                false => self.count_targets(from, code, player, sides, guard),
+            };
+            match counted {
+                Some(counts) => {
+                    tally.add(false, counts.quiet);
+                    tally.add(true, counts.captures);
+                }
+                None => self.count_built(player, guard, tally, |position, out| {
+                    position.piece_turns_in(from, code, player, &Turn::EMPTY, sides, out)
+                }),
+            }
+        }
+        if self.castling != 0 {
+            self.count_built(player, guard, tally, |position, out| {
+                position.castling_turns(player, kinds, &Turn::EMPTY, out)
+            });
+        }
+    }
+
+    /// The legal moves of the piece on `from` as bits of its targets; `None` if the piece
+    /// may promote there or has rules that reach a square twice.
+    fn count_targets<B: Bitboard>(
+        &self,
+        from: Sq,
+        code: Code,
+        player: usize,
+        sides: &Sides<B>,
+        guard: &Guard<B>,
+    ) -> Option<Tally> {
+        let rules = self.rules;
+        if rules.pieces.overlapping[code as usize] {
+            return None;
+        }
+        let allowed = guard
+            .pins
+            .as_ref()
+            .map_or(!B::NONE, |pins| pins.allowed(from));
+        let mut reached = B::NONE;
+        let mut tally = Tally::default();
+        for rule in &rules.pieces.programs[code as usize] {
+            if !self.rule_applies(rule, player, from) {
+                continue;
+            }
+            let (empty, enemies) = self.rule_targets(rule, from, sides);
+            let (empty, enemies) = (empty & allowed, enemies & allowed);
+            if rule.mode.moves() {
+                tally.quiet += u64::from(empty.count());
+                reached |= empty;
+            }
+            if rule.mode.captures() {
+                tally.captures += u64::from(enemies.count());
+                reached |= enemies;
+            }
+        }
+        let (kind, _) = rules.pieces.split(code);
+        let promotes = rules.pieces.kinds[kind].promotions.iter().any(|promotion| {
+            let zone = rules.zones.squares::<B>(promotion.zone, player);
+            (zone & reached).any() || (promotion.via && zone.has(from))
+        });
+        (!promotes).then_some(tally)
+    }
+
+    /// The legal drops of `player`'s pieces in hand of the kinds in `kinds`, within `zone`.
+    fn count_drops<B: Bitboard>(
+        &mut self,
+        player: usize,
+        kinds: u64,
+        zone: Option<u16>,
+        sides: &Sides<B>,
+        guard: &Guard<B>,
+        tally: &mut Tally,
+    ) {
+        let rules = self.rules;
+        for kind in 0..rules.pieces.kinds.len() {
+            if self.hands[self.hand_slot(player, kind)] == 0 || kinds & (1 << kind) == 0 {
+                continue;
+            }
+            let code = rules.pieces.code(kind, player);
+            let targets = self.drop_targets::<B>(code, zone, sides);
+            let safe = rules.derived.legality == Legality::Free || self.plain_drop(code);
+            let unsure = match safe {
+                true => B::NONE,
+                false => self.drops_that_may_mate(code, targets, sides),
+            };
+            tally.quiet += u64::from((targets & !unsure).count());
+            for to in unsure.squares() {
+                let drop = Turn::new(Part {
+                    kind: PartKind::Drop,
+                    piece: code,
+                    from: NO_SQUARE,
+                    to,
+                });
+                if self.is_safe(&drop, player, guard) {
+                    tally.quiet += 1;
+                }
+            }
+        }
+    }
+
+    /// The empty squares a piece `code` in hand may be dropped on.
+    fn drop_targets<B: Bitboard>(&self, code: Code, zone: Option<u16>, sides: &Sides<B>) -> B {
+        let rules = self.rules;
+        let (kind, player) = rules.pieces.split(code);
+        let limits = &rules.pieces.kinds[kind].drops;
+        let zones = &rules.zones;
+        let mut targets = sides.empty;
+        for z in zone.iter().chain(&limits.inside) {
+            targets &= zones.squares::<B>(*z, player);
+        }
+        for &z in &limits.outside {
+            targets &= !zones.squares::<B>(z, player);
+        }
+        if limits.one_per_file {
+            for sq in self.code_set::<B>(code).squares() {
+                let file = rules.geometry.coords[sq as usize].0;
+                targets &= !rules.bits.file::<B>(file);
+            }
+        }
+        targets
+    }
+
+    /// The drops among `targets` that a drop rule may refuse: for a piece that may not mate by
+    /// dropping, those from which it would attack the enemy royal piece (by any of its capturing
+    /// rules, a superset that costs only time); for a royal piece, all.
+    fn drops_that_may_mate<B: Bitboard>(&self, code: Code, targets: B, sides: &Sides<B>) -> B {
+        let rules = self.rules;
+        let (kind, player) = rules.pieces.split(code);
+        let enemy_royal = self.single_royal::<B>(self.next_player(player));
+        if rules.pieces.kinds[kind].royal || enemy_royal == NO_SQUARE {
+            return targets;
+        }
+        let attacks_royal = |to: Sq| {
+            rules.pieces.programs[code as usize]
+                .iter()
+                .filter(|rule| rule.mode.captures())
+                .any(|rule| self.rule_targets(rule, to, sides).1.has(enemy_royal))
+        };
+        targets
+            .squares()
+            .filter(|&to| attacks_royal(to))
+            .fold(B::NONE, |set, to| set | B::bit(to))
+    }
+
+    /// Builds turns with `build` and adds those that are legal.
+    fn count_built<B: Bitboard>(
+        &mut self,
+        player: usize,
+        guard: &Guard<B>,
+        tally: &mut Tally,
+        build: impl FnOnce(&Self, &mut Vec<Turn>),
+    ) {
+        let mut turns = self.scratch.pop().unwrap_or_default();
+        turns.clear();
+        build(self, &mut turns);
+        let free = self.rules.derived.legality == Legality::Free;
+        for turn in &turns {
+            if free || self.is_safe(turn, player, guard) {
+                tally.add(turn.captures, 1);
+            }
+        }
+        self.scratch.push(turns);
+    }
+}
