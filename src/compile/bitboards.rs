@@ -4,6 +4,7 @@
 //! the engine never walks a line square by square to learn what a table can tell it.
 
 use super::geometry::{Geometry, Line, NO_SQUARE, Sq, UNLIMITED};
+use super::moves::{Gen, Mode};
 use super::pieces::PieceTables;
 use super::{Code, Players};
 use crate::bitboard::{Bitboard, Masks, words_for};
@@ -28,6 +29,18 @@ pub struct BitTables {
     pub leapers: Vec<Vec<(Code, usize)>>,
     /// Per attacking player: the entries of its attack table's leaps that pass squares.
     pub lame_leaps: Vec<Vec<usize>>,
+    /// Row `(block * 3 + mode) * squares + sq`: the squares the plain one-step rules of the
+    /// code of `block` reach from `sq`, for the rules of each [`Mode`], gathered so that a
+    /// knight's or a king's targets are one lookup.
+    steps: Masks,
+    /// Per piece code: its block of `steps`, if it has plain one-step rules, and the indices of
+    /// its other rules in its program.
+    pub step_rules: Vec<(Option<usize>, Vec<u16>)>,
+}
+
+/// Where a rule of a program is counted: gathered into its code's step masks, or on its own.
+fn plain_step(rule: &Gen) -> bool {
+    rule.one_step() && rule.from_zone.is_none() && !rule.first
 }
 
 impl BitTables {
@@ -64,7 +77,13 @@ impl BitTables {
             leap_sources: Masks::new(stride, 0),
             leapers: Vec::new(),
             lame_leaps: Vec::new(),
+            steps: Masks::new(stride, 0),
+            step_rules: Vec::new(),
         };
+        for program in &pieces.programs {
+            let rules = tables.add_steps(geometry, program);
+            tables.step_rules.push(rules);
+        }
         for player in 0..players.count() {
             tables.add_leapers(geometry, pieces, player);
         }
@@ -95,6 +114,35 @@ impl BitTables {
             .filter(|(_, (_, _, path))| !path.is_empty())
             .map(|(i, _)| i);
         self.lame_leaps.push(lame.collect());
+    }
+
+    /// Gathers the plain one-step rules of one program into step masks, one per mode; returns
+    /// the block, if any, and the rules left to count on their own.
+    fn add_steps(&mut self, geometry: &Geometry, program: &[Gen]) -> (Option<usize>, Vec<u16>) {
+        let others = (0..program.len() as u16).filter(|&i| !plain_step(&program[i as usize]));
+        let others = others.collect();
+        if !program.iter().any(plain_step) {
+            return (None, others);
+        }
+        let block = self.steps.rows() / (3 * self.squares);
+        for mode in [Mode::Both, Mode::MoveOnly, Mode::CaptureOnly] {
+            let vectors: Vec<u16> = (program.iter())
+                .filter(|rule| plain_step(rule) && rule.mode == mode)
+                .map(|rule| rule.vector)
+                .collect();
+            for sq in 0..self.squares as Sq {
+                let to = vectors.iter().map(|&v| geometry.step(v, sq));
+                self.steps.push(to.filter(|&s| s != NO_SQUARE));
+            }
+        }
+        (Some(block), others)
+    }
+
+    /// The squares the plain one-step rules of `mode` in `block` reach from `from`.
+    #[inline]
+    pub fn steps<B: Bitboard>(&self, block: usize, mode: Mode, from: Sq) -> B {
+        self.steps
+            .get((block * 3 + mode as usize) * self.squares + from as usize)
     }
 
     /// How many words a bitboard of this board takes.

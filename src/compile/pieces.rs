@@ -59,7 +59,8 @@ pub struct Lend {
 pub struct Attacks {
     /// (reverse vector, kinds able to capture by that leap, lame path from the attacker).
     pub leaps: Vec<(u16, u64, Vec<u16>)>,
-    /// (reverse line, with the range of the slide, and the kinds able to capture along it).
+    /// (reverse line, with the range of the slide, and the kinds able to capture along it),
+    /// lines of the same kinds next to each other.
     pub slides: Vec<(u16, u64)>,
     /// (reverse line, kinds able to capture by hopping along it, how they land).
     pub hops: Vec<(u16, u64, Hop)>,
@@ -183,6 +184,8 @@ impl PieceTables {
                 }
             }
         }
+        // Lines of the same kinds side by side: the attack test finds those pieces once.
+        attacks.slides.sort_by_key(|&(line, kinds)| (kinds, line));
         attacks
     }
 

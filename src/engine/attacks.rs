@@ -30,9 +30,12 @@ impl Position<'_> {
                 return true;
             }
         }
+        let mut sliders = (0, B::NONE);
         for &(line, kinds) in &attacks.slides {
-            let reach = bits.reach(line, sq, occupied);
-            if (reach & self.kinds_set::<B>(attacker, kinds) & standing).any() {
+            if kinds != sliders.0 {
+                sliders = (kinds, self.kinds_set::<B>(attacker, kinds) & standing);
+            }
+            if sliders.1.any() && (bits.reach(line, sq, occupied) & sliders.1).any() {
                 return true;
             }
         }

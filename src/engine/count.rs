@@ -1,7 +1,7 @@
 //! Counting the legal turns of a position without building them, for perft's last ply. Where
 //! the ruleset is `countable` (every turn one move or one drop, legality by pins), the turns of
-//! most pieces are the bits of their target sets, less what the pins forbid. A piece whose
-//! turns need more (the royal piece, one that may promote, one with overlapping rules) is
+//! most pieces are the bits of their target sets, less what the pins forbid, times their ways to
+//! promote. A piece whose turns need more (the royal piece, one with overlapping rules) is
 //! built and judged as generation would; a position this does not follow (in check, en
 //! passant open, several royal pieces) is generated whole. The count always equals the length
 //! of [`Position::legal_turns`], which the consistency walk checks on every ply.
@@ -12,7 +12,10 @@ use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::turns::{Action, DropZone};
-use crate::compile::{Code, Legality, NO_SQUARE, Sq};
+use crate::compile::{Code, Legality, Mode, NO_SQUARE, Sq};
+
+/// A piece with more promotion rules than this has its moves built rather than counted.
+const MAX_PROMOTION_RULES: usize = 3;
 
 /// Legal turns counted so far, captures apart, for compulsory capture.
 #[derive(Default)]
@@ -120,8 +123,9 @@ impl Position<'_> {
         }
     }
 
-    /// The legal moves of the piece on `from` as bits of its targets; `None` if the piece
-    /// may promote there or has rules that reach a square twice.
+    /// The legal moves of the piece on `from` as bits of its targets, each target counted once
+    /// per way to promote there; `None` if its rules may reach a square twice or it has too
+    /// many promotion rules to split its targets by.
     fn count_targets<B: Bitboard>(
         &self,
         from: Sq,
@@ -134,33 +138,79 @@ impl Position<'_> {
         if rules.pieces.overlapping[code as usize] {
             return None;
         }
+        let bits = &rules.bits;
+        let (block, others) = &bits.step_rules[code as usize];
+        let (mut empty, mut enemies) = (B::NONE, B::NONE);
+        if let Some(block) = *block {
+            let both = bits.steps::<B>(block, Mode::Both, from);
+            empty = (both | bits.steps::<B>(block, Mode::MoveOnly, from)) & sides.empty;
+            enemies = (both | bits.steps::<B>(block, Mode::CaptureOnly, from)) & sides.enemies;
+        }
+        let program = &rules.pieces.programs[code as usize];
+        for rule in others.iter().map(|&i| &program[i as usize]) {
+            if !self.rule_applies(rule, player, from) {
+                continue;
+            }
+            let (reach_empty, reach_enemies) = self.rule_targets(rule, from, sides);
+            if rule.mode.moves() {
+                empty |= reach_empty;
+            }
+            if rule.mode.captures() {
+                enemies |= reach_enemies;
+            }
+        }
         let allowed = guard
             .pins
             .as_ref()
             .map_or(!B::NONE, |pins| pins.allowed(from));
-        let mut reached = B::NONE;
-        let mut tally = Tally::default();
-        for rule in &rules.pieces.programs[code as usize] {
-            if !self.rule_applies(rule, player, from) {
-                continue;
-            }
-            let (empty, enemies) = self.rule_targets(rule, from, sides);
-            let (empty, enemies) = (empty & allowed, enemies & allowed);
-            if rule.mode.moves() {
-                tally.quiet += u64::from(empty.count());
-                reached |= empty;
-            }
-            if rule.mode.captures() {
-                tally.captures += u64::from(enemies.count());
-                reached |= enemies;
-            }
+        self.count_promotions(code, from, empty & allowed, enemies & allowed)
+    }
+
+    /// The moves of the piece `code` from `from` to the squares of `empty` and `enemies`,
+    /// each as many times as it has ways to end (promoted to each target, or not); `None` past
+    /// [`MAX_PROMOTION_RULES`].
+    fn count_promotions<B: Bitboard>(
+        &self,
+        code: Code,
+        from: Sq,
+        empty: B,
+        enemies: B,
+    ) -> Option<Tally> {
+        let rules = self.rules;
+        let (kind, player) = rules.pieces.split(code);
+        let promotions = &rules.pieces.kinds[kind].promotions;
+        if promotions.len() > MAX_PROMOTION_RULES {
+            return None;
         }
-        let (kind, _) = rules.pieces.split(code);
-        let promotes = rules.pieces.kinds[kind].promotions.iter().any(|promotion| {
+        // Split the targets by which promotion rules apply there: each part gets the union of
+        // those rules' targets, and keeps the plain move unless one of them is compulsory.
+        let mut parts = [(!B::NONE, 0u64, false); 1 << MAX_PROMOTION_RULES];
+        let mut len = 1;
+        for promotion in promotions {
             let zone = rules.zones.squares::<B>(promotion.zone, player);
-            (zone & reached).any() || (promotion.via && zone.has(from))
-        });
-        (!promotes).then_some(tally)
+            let zone = match promotion.via && zone.has(from) {
+                true => !B::NONE,
+                false => zone,
+            };
+            let targets = promotion.targets.iter().fold(0u64, |t, &k| t | 1 << k);
+            for i in 0..len {
+                let (squares, kinds, forced) = parts[i];
+                parts[i].0 = squares & !zone;
+                parts[len + i] = (
+                    squares & zone,
+                    kinds | targets,
+                    forced || !promotion.optional,
+                );
+            }
+            len *= 2;
+        }
+        let mut tally = Tally::default();
+        for &(squares, kinds, forced) in &parts[..len] {
+            let ways = u64::from(kinds.count_ones()) + u64::from(kinds == 0 || !forced);
+            tally.quiet += ways * u64::from((squares & empty).count());
+            tally.captures += ways * u64::from((squares & enemies).count());
+        }
+        Some(tally)
     }
 
     /// The legal drops of `player`'s pieces in hand of the kinds in `kinds`, within `zone`.

@@ -53,8 +53,15 @@ impl Position<'_> {
             lines: [(NO_SQUARE, B::NONE); MAX_PINS],
             len: 0,
         };
+        let mut sliders = (0, B::NONE);
         for &(line, kinds) in &self.rules.pieces.attacks[attacker].slides {
+            if kinds != sliders.0 {
+                sliders = (kinds, self.kinds_set::<B>(attacker, kinds));
+            }
             let ray = bits.line::<B>(line, royal);
+            if (ray & sliders.1).is_empty() {
+                continue;
+            }
             let blockers = ray & occupied;
             if blockers.is_empty() {
                 continue;
@@ -65,7 +72,7 @@ impl Position<'_> {
                 continue;
             }
             let pinner = bits.nearest(line, beyond);
-            if !self.kinds_set::<B>(attacker, kinds).has(pinner) {
+            if !sliders.1.has(pinner) {
                 continue;
             }
             if pins.len == MAX_PINS {
