@@ -33,14 +33,37 @@ pub struct BitTables {
     /// code of `block` reach from `sq`, for the rules of each [`Mode`], gathered so that a
     /// knight's or a king's targets are one lookup.
     steps: Masks,
-    /// Per piece code: its block of `steps`, if it has plain one-step rules, and the indices of
-    /// its other rules in its program.
-    pub step_rules: Vec<(Option<usize>, Vec<u16>)>,
+    /// Per piece code: its program sorted for counting targets.
+    pub sorted: Vec<SortedProgram>,
 }
 
-/// Where a rule of a program is counted: gathered into its code's step masks, or on its own.
+/// A piece code's program sorted by how its targets are found: plain one-step rules gathered
+/// into step masks, plain rides as bare lines, the rest rule by rule.
+#[derive(Clone, Debug, Default)]
+pub struct SortedProgram {
+    /// The code's block of step masks, if it has plain one-step rules.
+    pub steps: Option<usize>,
+    /// The line and mode of each plain ride.
+    pub rides: Vec<(u16, Mode)>,
+    /// The indices of the other rules in the program.
+    pub others: Vec<u16>,
+}
+
+/// A rule that applies from every square, every time: no zone, no first move.
+fn unconditional(rule: &Gen) -> bool {
+    rule.from_zone.is_none() && !rule.first
+}
+
 fn plain_step(rule: &Gen) -> bool {
-    rule.one_step() && rule.from_zone.is_none() && !rule.first
+    rule.one_step() && unconditional(rule)
+}
+
+fn plain_ride(rule: &Gen) -> bool {
+    rule.range > 1
+        && rule.hop == super::Hop::No
+        && rule.path.is_empty()
+        && !rule.anywhere
+        && unconditional(rule)
 }
 
 impl BitTables {
@@ -78,11 +101,22 @@ impl BitTables {
             leapers: Vec::new(),
             lame_leaps: Vec::new(),
             steps: Masks::new(stride, 0),
-            step_rules: Vec::new(),
+            sorted: Vec::new(),
         };
         for program in &pieces.programs {
-            let rules = tables.add_steps(geometry, program);
-            tables.step_rules.push(rules);
+            let sorted = SortedProgram {
+                steps: tables.add_steps(geometry, program),
+                rides: (program.iter())
+                    .filter(|rule| plain_ride(rule))
+                    .map(|rule| (rule.line, rule.mode))
+                    .collect(),
+                others: (0..program.len() as u16)
+                    .filter(|&i| {
+                        !plain_step(&program[i as usize]) && !plain_ride(&program[i as usize])
+                    })
+                    .collect(),
+            };
+            tables.sorted.push(sorted);
         }
         for player in 0..players.count() {
             tables.add_leapers(geometry, pieces, player);
@@ -117,12 +151,10 @@ impl BitTables {
     }
 
     /// Gathers the plain one-step rules of one program into step masks, one per mode; returns
-    /// the block, if any, and the rules left to count on their own.
-    fn add_steps(&mut self, geometry: &Geometry, program: &[Gen]) -> (Option<usize>, Vec<u16>) {
-        let others = (0..program.len() as u16).filter(|&i| !plain_step(&program[i as usize]));
-        let others = others.collect();
+    /// their block, if any.
+    fn add_steps(&mut self, geometry: &Geometry, program: &[Gen]) -> Option<usize> {
         if !program.iter().any(plain_step) {
-            return (None, others);
+            return None;
         }
         let block = self.steps.rows() / (3 * self.squares);
         for mode in [Mode::Both, Mode::MoveOnly, Mode::CaptureOnly] {
@@ -135,7 +167,7 @@ impl BitTables {
                 self.steps.push(to.filter(|&s| s != NO_SQUARE));
             }
         }
-        (Some(block), others)
+        Some(block)
     }
 
     /// The squares the plain one-step rules of `mode` in `block` reach from `from`.

@@ -102,10 +102,7 @@ impl Position<'_> {
     ) {
         for from in self.kinds_set::<B>(player, kinds).squares() {
             let code = self.board[from as usize];
-            let counted = match from == guard.royal {
-                true => None,
-                false => self.count_targets(from, code, player, sides, guard),
-            };
+            let counted = self.count_targets(from, code, player, sides, guard);
             match counted {
                 Some(counts) => {
                     tally.add(false, counts.quiet);
@@ -123,9 +120,10 @@ impl Position<'_> {
         }
     }
 
-    /// The legal moves of the piece on `from` as bits of its targets, each target counted once
-    /// per way to promote there; `None` if its rules may reach a square twice or it has too
-    /// many promotion rules to split its targets by.
+    /// The legal moves of the piece on `from` as bits of its targets (less those its pin
+    /// forbids, or for the royal piece those attacked), each counted once per way to promote
+    /// there; `None` if its rules may reach a square twice or it has too many promotion rules
+    /// to split its targets by.
     fn count_targets<B: Bitboard>(
         &self,
         from: Sq,
@@ -139,15 +137,24 @@ impl Position<'_> {
             return None;
         }
         let bits = &rules.bits;
-        let (block, others) = &bits.step_rules[code as usize];
+        let sorted = &bits.sorted[code as usize];
         let (mut empty, mut enemies) = (B::NONE, B::NONE);
-        if let Some(block) = *block {
+        if let Some(block) = sorted.steps {
             let both = bits.steps::<B>(block, Mode::Both, from);
             empty = (both | bits.steps::<B>(block, Mode::MoveOnly, from)) & sides.empty;
             enemies = (both | bits.steps::<B>(block, Mode::CaptureOnly, from)) & sides.enemies;
         }
+        for &(line, mode) in &sorted.rides {
+            let reach = bits.reach::<B>(line, from, sides.occupied);
+            if mode.moves() {
+                empty |= reach & sides.empty;
+            }
+            if mode.captures() {
+                enemies |= reach & sides.enemies;
+            }
+        }
         let program = &rules.pieces.programs[code as usize];
-        for rule in others.iter().map(|&i| &program[i as usize]) {
+        for rule in sorted.others.iter().map(|&i| &program[i as usize]) {
             if !self.rule_applies(rule, player, from) {
                 continue;
             }
@@ -159,11 +166,23 @@ impl Position<'_> {
                 enemies |= reach_enemies;
             }
         }
-        let allowed = guard
-            .pins
-            .as_ref()
-            .map_or(!B::NONE, |pins| pins.allowed(from));
+        let allowed = match (&guard.pins, from == guard.royal) {
+            (_, true) => self.safe_steps(from, player, empty | enemies, sides),
+            (Some(pins), false) => pins.allowed(from),
+            (None, false) => !B::NONE,
+        };
         self.count_promotions(code, from, empty & allowed, enemies & allowed)
+    }
+
+    /// The squares of `targets` where the royal piece of `player` on `from` would not be
+    /// attacked, having moved there alone.
+    fn safe_steps<B: Bitboard>(&self, from: Sq, player: usize, targets: B, sides: &Sides<B>) -> B {
+        let attacker = self.next_player(player);
+        let left = sides.occupied & !B::bit(from);
+        targets
+            .squares()
+            .filter(|&to| !self.attacked_in(to, attacker, left | B::bit(to), !B::bit(to)))
+            .fold(B::NONE, |safe, to| safe | B::bit(to))
     }
 
     /// The moves of the piece `code` from `from` to the squares of `empty` and `enemies`,
