@@ -107,6 +107,9 @@ impl Walk {
             if thorough {
                 self.check_counts(&mut position, turns.len())
                     .map_err(|w| fail(&mut position, w))?;
+                position
+                    .check_royal_threat_estimate()
+                    .map_err(|w| fail(&mut position, w))?;
             }
             let turn = turns[random.below(turns.len())];
             let checked = match thorough {

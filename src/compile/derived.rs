@@ -11,7 +11,7 @@ use super::endings::{EndCondition, Endings, Outcome};
 use super::pieces::PieceTables;
 use super::players::Players;
 use super::setup::Start;
-use super::turns::{PhaseEnd, TurnTables};
+use super::turns::{Action, PhaseEnd, TurnTables};
 
 /// How the engine proves a turn legal, chosen once for the ruleset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +68,10 @@ pub struct Derived {
     /// beyond a piece's own targets (lent moves, triggers, custodian captures, castling
     /// without rights, counter limits, an end judged on the turns) decides what is legal.
     pub countable: bool,
+    /// Whether a player's power to remove a royal piece in one turn can be estimated from the
+    /// attack tables and the turn's shape (see the engine's royal threats): no piece lends
+    /// moves, and no trigger grants a further move.
+    pub threats_estimable: bool,
     /// The kinds whose moves reset the count of quiet plies.
     pub quiet_breakers: u64,
     /// Whether a capture restarts the count of quiet plies: without a quiet-plies rule the
@@ -128,6 +132,10 @@ impl Derived {
                 && !early_ends
                     .iter()
                     .any(|c| matches!(c, EndCondition::Immobilized(_))),
+            threats_estimable: pieces.lends.is_empty()
+                && !(turns.triggers.iter())
+                    .flat_map(|t| t.plans.iter().flat_map(|p| &p.steps))
+                    .any(|step| matches!(step.action, Action::Move { .. })),
             royal,
             royal_kinds: (kinds.iter().enumerate())
                 .filter(|(_, k)| k.royal)

@@ -88,7 +88,7 @@ impl<'r> Position<'r> {
     /// Whether `by` could remove `victim`'s royal piece with one move of its pieces, by any
     /// capture the rules have, counting neither limits nor placements.
     pub(super) fn threatened(&mut self, victim: usize, by: usize) -> bool {
-        !self.threats(victim, by, 1).is_empty()
+        self.may_remove_royal(victim, by, None) && !self.threats(victim, by, 1).is_empty()
     }
 
     /// The squares of `by`'s pieces that could remove `victim`'s royal piece with one move, by

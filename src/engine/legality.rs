@@ -92,15 +92,18 @@ impl Position<'_> {
     fn survives_replies(&mut self, turn: &Turn, player: usize) -> bool {
         self.make_as(turn, player);
         let opponent = self.to_move;
-        let mut replies = self.scratch.pop().unwrap_or_default();
-        replies.clear();
-        if let Some(plans) = self.plans_of(opponent) {
-            self.pseudo_turns(opponent, plans, &mut replies);
-        }
-        let safe = !replies
-            .iter()
-            .any(|reply| self.removes_royal(reply, opponent, player));
-        self.scratch.push(replies);
+        let safe = match self.plans_of(opponent) {
+            Some(plans) if self.may_remove_royal(player, opponent, Some(plans)) => {
+                let mut replies = self.scratch.pop().unwrap_or_default();
+                self.pseudo_turns(opponent, plans, &mut replies);
+                let safe = !replies
+                    .iter()
+                    .any(|reply| self.removes_royal(reply, opponent, player));
+                self.scratch.push(replies);
+                safe
+            }
+            _ => true,
+        };
         self.unmake();
         safe
     }

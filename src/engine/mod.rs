@@ -35,6 +35,7 @@ pub mod perft;
 mod pins;
 pub mod position;
 pub mod probe;
+mod royal_threat;
 pub mod setup;
 mod steps;
 mod targets;
