@@ -64,7 +64,7 @@ pub struct Derived {
     /// each turn starts by testing them.
     pub early_ends: Vec<EndCondition>,
     /// The legal turns of a position can be counted from target sets without building them:
-    /// every turn is one move or one drop, legality is by pins or not needed, and nothing
+    /// every turn is one move or one drop, legality is read from attack sets, and nothing
     /// beyond a piece's own targets (lent moves, triggers, custodian captures, castling
     /// without rights, counter limits, an end judged on the turns) decides what is legal.
     pub countable: bool,
@@ -121,7 +121,7 @@ impl Derived {
             .collect();
         let counter_limits = turns.counters.iter().any(|c| c.limit.is_some());
         Derived {
-            countable: matches!(legality, Legality::Free | Legality::Pins)
+            countable: legality != Legality::Reply
                 && !eliminates
                 && !counter_limits
                 && turns.triggers.is_empty()

@@ -63,10 +63,16 @@ impl Position<'_> {
         let Some(plans) = self.plans_of(player) else {
             return Some(0);
         };
-        let guard = self.guard::<B>(player);
-        let checked = self.rules.derived.legality == Legality::Pins;
-        if checked && guard.pins.is_none() {
+        let mut guard = self.guard::<B>(player);
+        // Without pins each target is tested on bitboards, which cannot follow a promotion
+        // that adds or takes away a royal piece.
+        let tested = self.rules.derived.legality != Legality::Free && guard.pins.is_none();
+        if tested && self.rules.derived.royalty_changes {
             return None;
+        }
+        let attacker = self.next_player(player);
+        if tested && guard.royal != NO_SQUARE && !self.attacked(guard.royal, attacker) {
+            guard.exposed = Some(self.exposure::<B>(guard.royal, attacker));
         }
         let sides = self.sides::<B>(player);
         let mut tally = Tally::default();
@@ -166,23 +172,74 @@ impl Position<'_> {
                 enemies |= reach_enemies;
             }
         }
-        let allowed = match (&guard.pins, from == guard.royal) {
-            (_, true) => self.safe_steps(from, player, empty | enemies, sides),
-            (Some(pins), false) => pins.allowed(from),
-            (None, false) => !B::NONE,
+        let free = rules.derived.legality == Legality::Free;
+        let allowed = match &guard.pins {
+            _ if free => !B::NONE,
+            Some(pins) if from != guard.royal => pins.allowed(from),
+            _ => match guard.exposed {
+                Some(exposed) if from != guard.royal && !exposed.has(from) => {
+                    let unsure = (empty | enemies) & exposed;
+                    !exposed | self.safe_targets(from, player, unsure, sides)
+                }
+                _ => self.safe_targets(from, player, empty | enemies, sides),
+            },
         };
         self.count_promotions(code, from, empty & allowed, enemies & allowed)
     }
 
-    /// The squares of `targets` where the royal piece of `player` on `from` would not be
-    /// attacked, having moved there alone.
-    fn safe_steps<B: Bitboard>(&self, from: Sq, player: usize, targets: B, sides: &Sides<B>) -> B {
+    /// The squares on which a piece, arriving or leaving, might change whether `attacker`
+    /// attacks `royal`: the lines its sliders and hoppers attack along, the squares its lame
+    /// leaps pass.
+    fn exposure<B: Bitboard>(&self, royal: Sq, attacker: usize) -> B {
+        let rules = self.rules;
+        let bits = &rules.bits;
+        let attacks = &rules.pieces.attacks[attacker];
+        let mut exposed = B::NONE;
+        for &(line, _) in &attacks.slides {
+            exposed |= bits.line::<B>(line, royal);
+        }
+        for &(line, _, _) in &attacks.hops {
+            exposed |= bits.line::<B>(bits.unlimited(line), royal);
+        }
+        for &entry in &bits.lame_leaps[attacker] {
+            let (vector, _, ref path) = attacks.leaps[entry];
+            let source = rules.geometry.step(vector, royal);
+            let passed = path.iter().map(|&p| match source {
+                NO_SQUARE => NO_SQUARE,
+                source => rules.geometry.step(p, source),
+            });
+            for sq in passed.filter(|&sq| sq != NO_SQUARE) {
+                exposed |= B::bit(sq);
+            }
+        }
+        exposed
+    }
+
+    /// The squares of `targets` to which the piece of `player` on `from` may move alone and
+    /// leave none of the player's royal pieces attacked: each tested on bitboards.
+    fn safe_targets<B: Bitboard>(
+        &self,
+        from: Sq,
+        player: usize,
+        targets: B,
+        sides: &Sides<B>,
+    ) -> B {
         let attacker = self.next_player(player);
         let left = sides.occupied & !B::bit(from);
+        let royals = self.royal_set::<B>(player);
+        let safe = |to: Sq| {
+            let royals = match royals.has(from) {
+                true => royals & !B::bit(from) | B::bit(to),
+                false => royals,
+            };
+            let occupied = left | B::bit(to);
+            !(royals.squares())
+                .any(|royal| self.attacked_in(royal, attacker, occupied, !B::bit(to)))
+        };
         targets
             .squares()
-            .filter(|&to| !self.attacked_in(to, attacker, left | B::bit(to), !B::bit(to)))
-            .fold(B::NONE, |safe, to| safe | B::bit(to))
+            .filter(|&to| safe(to))
+            .fold(B::NONE, |set, to| set | B::bit(to))
     }
 
     /// The moves of the piece `code` from `from` to the squares of `empty` and `enemies`,
@@ -249,10 +306,12 @@ impl Position<'_> {
             }
             let code = rules.pieces.code(kind, player);
             let targets = self.drop_targets::<B>(code, zone, sides);
-            let safe = rules.derived.legality == Legality::Free || self.plain_drop(code);
-            let unsure = match safe {
-                true => B::NONE,
-                false => self.drops_that_may_mate(code, targets, sides),
+            // In check, or without pins, any drop may fail to shield the royal piece.
+            let unsure = match rules.derived.legality {
+                Legality::Free => B::NONE,
+                _ if !guard.quiet => targets,
+                _ if self.plain_drop(code) => B::NONE,
+                _ => self.drops_that_may_mate(code, targets, sides),
             };
             tally.quiet += u64::from((targets & !unsure).count());
             for to in unsure.squares() {

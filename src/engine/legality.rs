@@ -17,6 +17,10 @@ pub(super) struct Guard<B> {
     pub quiet: bool,
     /// The pins, when quiet and not too many to hold.
     pub pins: Option<Pins<B>>,
+    /// Without pins, the squares where a piece leaving or arriving might expose the royal
+    /// piece (the lines and lame paths of the attacks on it), when it is single and not
+    /// attacked; a move that touches none of them is safe.
+    pub exposed: Option<B>,
 }
 
 impl Position<'_> {
@@ -52,7 +56,12 @@ impl Position<'_> {
             true => self.pins::<B>(royal, player, self.next_player(player)),
             false => None,
         };
-        Guard { royal, quiet, pins }
+        Guard {
+            royal,
+            quiet,
+            pins,
+            exposed: None,
+        }
     }
 
     /// Whether `turn` leaves `player`'s royal pieces safe: a plain move of a piece other than
