@@ -1,10 +1,12 @@
 //! Counting the legal turns of a position without building them, for perft's last ply. Where
-//! the ruleset is `countable` (every turn one move or one drop, legality by pins), the turns of
-//! most pieces are the bits of their target sets, less what the pins forbid, times their ways to
-//! promote. A piece whose turns need more (the royal piece, one with overlapping rules) is
-//! built and judged as generation would; a position this does not follow (in check, en
-//! passant open, several royal pieces) is generated whole. The count always equals the length
-//! of [`Position::legal_turns`], which the consistency walk checks on every ply.
+//! the ruleset is `countable` (every turn one move or one drop, legality read from attack
+//! sets), the turns of most pieces are the bits of their target sets, less what the pins forbid
+//! (or, without pins, the targets tested on bitboards), times their ways to promote. A piece
+//! whose turns need more (one with overlapping rules or many promotion rules), castling, and
+//! drops that might mate are built and judged as generation would; a position with en passant
+//! open, or a promotion that may change a piece's royalty without pins, is generated whole.
+//! The count always equals the length of [`Position::legal_turns`], which the consistency walk
+//! checks on every ply.
 
 use super::legality::Guard;
 use super::position::Position;
@@ -30,6 +32,11 @@ impl Tally {
             true => self.captures += n,
             false => self.quiet += n,
         }
+    }
+
+    fn merge(&mut self, other: Tally) {
+        self.quiet += other.quiet;
+        self.captures += other.captures;
     }
 }
 
@@ -65,7 +72,8 @@ impl Position<'_> {
         };
         let mut guard = self.guard::<B>(player);
         // Without pins each target is tested on bitboards, which cannot follow a promotion
-        // that adds or takes away a royal piece.
+        // that adds or takes away a royal piece. Only counting pays for the exposed squares:
+        // generation proves a move legal by following it on bitboards anyway.
         let tested = self.rules.derived.legality != Legality::Free && guard.pins.is_none();
         if tested && self.rules.derived.royalty_changes {
             return None;
@@ -108,12 +116,8 @@ impl Position<'_> {
     ) {
         for from in self.kinds_set::<B>(player, kinds).squares() {
             let code = self.board[from as usize];
-            let counted = self.count_targets(from, code, player, sides, guard);
-            match counted {
-                Some(counts) => {
-                    tally.add(false, counts.quiet);
-                    tally.add(true, counts.captures);
-                }
+            match self.count_targets(from, code, player, sides, guard) {
+                Some(counted) => tally.merge(counted),
                 None => self.count_built(player, guard, tally, |position, out| {
                     position.piece_turns_in(from, code, player, &Turn::EMPTY, sides, out)
                 }),
