@@ -6,6 +6,8 @@
 use super::geometry::{Geometry, Line, NO_SQUARE, Sq, UNLIMITED};
 use super::moves::{Gen, Mode};
 use super::pieces::PieceTables;
+use super::turns::Trigger;
+use super::zones::ZoneSets;
 use super::{Code, Players};
 use crate::bitboard::{Bitboard, Masks, words_for};
 
@@ -35,6 +37,10 @@ pub struct BitTables {
     steps: Masks,
     /// Per piece code: its program sorted for counting targets.
     pub sorted: Vec<SortedProgram>,
+    /// Row `trigger * players + player`: the squares outside the trigger's zone from which a
+    /// piece of the player of a kind the trigger names might enter the zone in one move, on
+    /// some board; a piece elsewhere cannot set the trigger off.
+    approaches: Masks,
 }
 
 /// A piece code's program sorted by how its targets are found: plain one-step rules gathered
@@ -102,6 +108,7 @@ impl BitTables {
             lame_leaps: Vec::new(),
             steps: Masks::new(stride, 0),
             sorted: Vec::new(),
+            approaches: Masks::new(stride, 0),
         };
         for program in &pieces.programs {
             let sorted = SortedProgram {
@@ -122,6 +129,50 @@ impl BitTables {
             tables.add_leapers(geometry, pieces, player);
         }
         tables
+    }
+
+    /// Fills in the squares from which each trigger's pieces might enter its zone, for each
+    /// player: any square one of their rules reaches the zone from, pieces aside (a hop or a
+    /// ride along its whole line; a move to anywhere from everywhere).
+    pub fn add_approaches(
+        &mut self,
+        geometry: &Geometry,
+        pieces: &PieceTables,
+        players: &Players,
+        triggers: &[Trigger],
+        zones: &ZoneSets,
+    ) {
+        for trigger in triggers {
+            for player in 0..players.count() {
+                let inside = |sq: Sq| zones.contains(trigger.zone, player, sq);
+                let codes: Vec<Code> = (0..pieces.kinds.len())
+                    .filter(|kind| trigger.pieces & (1 << kind) != 0)
+                    .map(|kind| pieces.code(kind, player))
+                    .collect();
+                let reaches = |from: Sq, rule: &Gen| {
+                    let line = match rule.hop {
+                        super::Hop::No => geometry.lines[rule.line as usize],
+                        _ => geometry.lines[self.unlimited(rule.line) as usize],
+                    };
+                    rule.anywhere || walk(geometry, line, from).into_iter().any(inside)
+                };
+                let approach = (0..self.squares as Sq).filter(|&from| {
+                    !inside(from)
+                        && (codes.iter()).any(|&code| {
+                            (pieces.programs[code as usize].iter()).any(|rule| reaches(from, rule))
+                        })
+                });
+                let approach: Vec<Sq> = approach.collect();
+                self.approaches.push(approach);
+            }
+        }
+    }
+
+    /// The squares from which `player`'s pieces of the kinds `trigger` names might enter its
+    /// zone in one move.
+    #[inline]
+    pub fn approach<B: Bitboard>(&self, trigger: usize, players: usize, player: usize) -> B {
+        self.approaches.get(trigger * players + player)
     }
 
     /// Fills in the leap sources of `player`'s pieces, and which of its leaps are lame.

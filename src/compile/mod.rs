@@ -88,7 +88,8 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
     let endings = Endings::new(checked);
     let start = Start::new(checked, &geometry, &pieces, &players);
     let castling = Castling::new(checked, &mut geometry, &pieces, &players, &start.board)?;
-    let bits = BitTables::new(&geometry, &pieces, &players);
+    let mut bits = BitTables::new(&geometry, &pieces, &players);
+    bits.add_approaches(&geometry, &pieces, &players, &turns.triggers, &zones);
     let derived = Derived::new(
         &players, &pieces, &captures, &castling, &turns, &endings, &start,
     );

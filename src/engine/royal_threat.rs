@@ -55,9 +55,8 @@ impl Position<'_> {
                 .any(|plan| self.may_change_before_move(&plan.steps, by) || removes(&plan.steps))
         };
         let by_trigger = || {
-            rules.turns.triggers.iter().any(|t| {
-                t.plans.iter().any(|plan| removes(&plan.steps))
-                    && self.may_enter::<B>(by, t.pieces, t.zone)
+            (rules.turns.triggers.iter().enumerate()).any(|(index, t)| {
+                t.plans.iter().any(|plan| removes(&plan.steps)) && self.may_enter::<B>(by, index)
             })
         };
         attacked() || by_plan() || by_trigger()
@@ -127,22 +126,27 @@ impl Position<'_> {
             .is_some_and(|&(_, removable)| removable & self.rules.derived.royal_kinds != 0)
     }
 
-    /// Whether a piece of `by` of the kinds in `kinds` standing outside `zone` reaches into it
-    /// by some rule of its own.
-    fn may_enter<B: Bitboard>(&self, by: usize, kinds: u64, zone: u16) -> bool {
-        let zone = self.rules.zones.squares::<B>(zone, by);
+    /// Whether a piece of `by` that sets off trigger `index`, standing outside its zone, reaches
+    /// into it by some rule of its own.
+    fn may_enter<B: Bitboard>(&self, by: usize, index: usize) -> bool {
+        let rules = self.rules;
+        let trigger = &rules.turns.triggers[index];
+        let approach = rules.bits.approach::<B>(index, rules.players.count(), by);
+        let near = self.kinds_set::<B>(by, trigger.pieces) & approach;
+        if near.is_empty() {
+            return false;
+        }
+        let zone = rules.zones.squares::<B>(trigger.zone, by);
         let sides = self.sides::<B>(by);
-        (self.kinds_set::<B>(by, kinds) & !zone)
-            .squares()
-            .any(|from| {
-                let code = self.board[from as usize];
-                self.rules.pieces.programs[code as usize]
-                    .iter()
-                    .any(|rule| {
-                        let (empty, enemies) = self.rule_targets(rule, from, &sides);
-                        ((empty | enemies) & zone).any()
-                    })
-            })
+        near.squares().any(|from| {
+            let code = self.board[from as usize];
+            self.rules.pieces.programs[code as usize]
+                .iter()
+                .any(|rule| {
+                    let (empty, enemies) = self.rule_targets(rule, from, &sides);
+                    ((empty | enemies) & zone).any()
+                })
+        })
     }
 
     /// The kinds the players other than `by` have on the board, as a mask.
