@@ -140,12 +140,7 @@ impl Derived {
             royal_kinds: (kinds.iter().enumerate())
                 .filter(|(_, k)| k.royal)
                 .fold(0, |mask, (kind, _)| mask | 1 << kind),
-            royalty_changes: kinds.iter().any(|k| {
-                k.promotions
-                    .iter()
-                    .flat_map(|p| &p.targets)
-                    .any(|&t| kinds[t as usize].royal != k.royal)
-            }),
+            royalty_changes: (0..kinds.len()).any(|kind| pieces.changes_royalty(kind)),
             legality,
             first_moves: gens().any(|g| g.first) || castling.free.iter().any(|c| c.unmoved),
             free_castlers: castling.free.iter().fold(0, |m, c| m | 1 << c.kind),

@@ -154,6 +154,14 @@ impl PieceTables {
         (kind as usize, player as usize)
     }
 
+    /// Whether a piece of `kind` may promote to a kind whose royalty differs from its own.
+    pub fn changes_royalty(&self, kind: usize) -> bool {
+        let royal = self.kinds[kind].royal;
+        (self.kinds[kind].promotions.iter())
+            .flat_map(|p| &p.targets)
+            .any(|&t| self.kinds[t as usize].royal != royal)
+    }
+
     /// Every kind, as a mask.
     pub fn all(&self) -> u64 {
         (1u64 << self.kinds.len()) - 1

@@ -179,7 +179,9 @@ impl Position<'_> {
         let free = rules.derived.legality == Legality::Free;
         let allowed = match &guard.pins {
             _ if free => !B::NONE,
-            Some(pins) if from != guard.royal => pins.allowed(from),
+            // A promotion to a royal kind must be judged where the new royal piece stands.
+            Some(_) if rules.derived.royalty_changes && self.crowns(code) => return None,
+            Some(pins) if !guard.royals.has(from) => pins.allowed(from),
             _ => match guard.exposed {
                 Some(exposed) if from != guard.royal && !exposed.has(from) => {
                     let unsure = (empty | enemies) & exposed;

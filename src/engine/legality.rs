@@ -4,18 +4,20 @@
 
 use super::pins::Pins;
 use super::position::Position;
-use super::turn::{PartKind, Turn};
+use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::{Code, Legality, NO_SQUARE, Sq};
 
 /// What proves one player's turns legal in a position (see [`Position::guard`]).
 pub(super) struct Guard<B> {
+    /// The player's royal pieces.
+    pub royals: B,
     /// The player's one royal piece, or [`NO_SQUARE`] if it has none or several.
     pub royal: Sq,
-    /// The royal piece is not attacked, and neither a promotion nor a drop can add one: a
-    /// move of another piece is safe unless it breaks a pin, and a plain drop is safe.
+    /// No royal piece is attacked and attacks are plain: a move of another piece is safe
+    /// unless it breaks a pin or promotes to a royal kind, and a plain drop is safe.
     pub quiet: bool,
-    /// The pins, when quiet and not too many to hold.
+    /// The pins against every royal piece, when quiet and not too many to hold.
     pub pins: Option<Pins<B>>,
     /// Without pins, the squares where a piece leaving or arriving might expose the royal
     /// piece (the lines and lame paths of the attacks on it), when it is single and not
@@ -42,21 +44,24 @@ impl Position<'_> {
         out.retain(|turn| self.is_safe(turn, player, &guard));
     }
 
-    /// What proves `player`'s turns legal in this position: the single royal piece, and when
-    /// it is not attacked, its pins.
+    /// What proves `player`'s turns legal in this position: the royal pieces, and when none
+    /// is attacked, their pins.
     pub(super) fn guard<B: Bitboard>(&self, player: usize) -> Guard<B> {
-        let rules = self.rules;
-        let royal = self.single_royal::<B>(player);
-        // Pins and drops prove nothing when a promotion or a drop can add a royal piece.
-        let quiet = rules.derived.legality == Legality::Pins
-            && !rules.derived.royalty_changes
-            && royal != NO_SQUARE
-            && !self.attacked(royal, self.next_player(player));
+        let attacker = self.next_player(player);
+        let royals = self.royal_set::<B>(player);
+        let royal = match royals.count() {
+            1 => royals.lowest(),
+            _ => NO_SQUARE,
+        };
+        let quiet = self.rules.derived.legality == Legality::Pins
+            && royals.any()
+            && !royals.squares().any(|sq| self.attacked(sq, attacker));
         let pins = match quiet {
-            true => self.pins::<B>(royal, player, self.next_player(player)),
+            true => self.pins::<B>(royals, player, attacker),
             false => None,
         };
         Guard {
+            royals,
             royal,
             quiet,
             pins,
@@ -64,9 +69,9 @@ impl Position<'_> {
         }
     }
 
-    /// Whether `turn` leaves `player`'s royal pieces safe: a plain move of a piece other than
-    /// the royal one by the pins, a drop of a plain piece when not in check, any other turn by
-    /// following it on bitboards or making it.
+    /// Whether `turn` leaves `player`'s royal pieces safe: a plain move of a piece that neither
+    /// is nor becomes royal by the pins, a drop of a plain piece when not in check, any other
+    /// turn by following it on bitboards or making it.
     pub(super) fn is_safe<B: Bitboard>(
         &mut self,
         turn: &Turn,
@@ -76,7 +81,9 @@ impl Position<'_> {
         let main = turn.main();
         let single = turn.len() == 1;
         match main.kind {
-            PartKind::Move | PartKind::Promote if single && main.from != guard.royal => {
+            PartKind::Move | PartKind::Promote
+                if single && !guard.royals.has(main.from) && !self.crowned(main) =>
+            {
                 match &guard.pins {
                     Some(pins) => pins.allows(main.from, main.to),
                     None => self.is_legal(turn, player),
@@ -86,6 +93,19 @@ impl Position<'_> {
             PartKind::Drop if single && guard.quiet && self.plain_drop(main.piece) => true,
             _ => self.is_legal(turn, player),
         }
+    }
+
+    /// Whether a piece of `code` may promote to a kind whose royalty differs from its own.
+    pub(super) fn crowns(&self, code: Code) -> bool {
+        let pieces = &self.rules.pieces;
+        pieces.changes_royalty(pieces.split(code).0)
+    }
+
+    /// Whether `part` promotes a piece to a royal kind.
+    fn crowned(&self, part: &Part) -> bool {
+        self.rules.derived.royalty_changes
+            && part.kind == PartKind::Promote
+            && self.is_royal(part.piece)
     }
 
     /// Whether a drop of `code` is legal whenever it leaves the royal piece safe: it is not

@@ -37,22 +37,37 @@ impl<B: Bitboard> Pins<B> {
 }
 
 impl Position<'_> {
-    /// The pieces of `player` pinned against the royal piece on `royal` by `attacker`'s
+    /// The pieces of `player` pinned against the royal pieces on `royals` by `attacker`'s
     /// sliders; `None` if there are too many pins to hold.
     pub(super) fn pins<B: Bitboard>(
         &self,
-        royal: Sq,
+        royals: B,
         player: usize,
         attacker: usize,
     ) -> Option<Pins<B>> {
-        let bits = &self.rules.bits;
-        let occupied = self.occupied::<B>();
-        let own = self.player_set::<B>(player);
         let mut pins = Pins {
             pinned: B::NONE,
             lines: [(NO_SQUARE, B::NONE); MAX_PINS],
             len: 0,
         };
+        for royal in royals.squares() {
+            self.add_pins(royal, player, attacker, &mut pins)?;
+        }
+        Some(pins)
+    }
+
+    /// Adds the pieces of `player` pinned against the royal piece on `royal`; `None` if there
+    /// are too many pins to hold.
+    fn add_pins<B: Bitboard>(
+        &self,
+        royal: Sq,
+        player: usize,
+        attacker: usize,
+        pins: &mut Pins<B>,
+    ) -> Option<()> {
+        let bits = &self.rules.bits;
+        let occupied = self.occupied::<B>();
+        let own = self.player_set::<B>(player);
         let mut sliders = (0, B::NONE);
         for &(line, kinds) in &self.rules.pieces.attacks[attacker].slides {
             if kinds != sliders.0 {
@@ -82,6 +97,6 @@ impl Position<'_> {
             pins.lines[pins.len] = (first, ray & !bits.line::<B>(bits.unlimited(line), pinner));
             pins.len += 1;
         }
-        Some(pins)
+        Some(())
     }
 }
