@@ -149,25 +149,25 @@ move_list!(
 // the hurdle away, or the king.
 move_list!(
     grasshopper_moves,
-    "tests/variants/grasshopper",
+    "variants/grasshopper",
     "4k3/8/8/8/3p4/8/1G2P3/4K3 w - - 0 1"
 );
 move_list!(
     grasshopper_check_by_hurdle,
-    "tests/variants/grasshopper",
+    "variants/grasshopper",
     "4k3/3g4/8/1G6/8/8/8/4K3 b - - 0 1"
 );
 // A first-move-only double step: only pawns that have not moved (here, after e2e3, not e3).
 move_list!(
     first_move_double_step,
-    "tests/variants/nightrider",
+    "variants/nightrider",
     "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
     "e2e3 e8d8"
 );
 // A move that puts a hurdle between an enemy grasshopper and the king exposes the king.
 move_list!(
     grasshopper_new_hurdle_exposes_king,
-    "tests/variants/grasshopper",
+    "variants/grasshopper",
     "k3g3/8/8/8/8/8/8/4K1N1 w - - 0 1"
 );
 // A promotion to a second royal King: afterwards both must stay safe.
@@ -493,4 +493,18 @@ move_list!(
     overlapping_castle_clauses_make_one_turn,
     "tests/variants/castle-overlap",
     "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"
+);
+
+// Xiangqi: the Generals may not face each other on an open file (the Advisor between them is
+// held), the General and Advisors stay in the palace, the Elephant does not cross the river and
+// is blocked at the point between, the Soldier steps sideways only across the river.
+move_list!(
+    xiangqi_generals_never_face,
+    "xiangqi",
+    "4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1"
+);
+move_list!(
+    xiangqi_palace_river_and_soldiers,
+    "xiangqi",
+    "3k5/9/9/2P3P2/4B4/2B6/P8/3A5/4K4/9 w - - 0 1"
 );

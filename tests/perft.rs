@@ -77,13 +77,13 @@ fn deep_published_counts() {
 
 /// The rule files in a folder of the tests, named as for [`common::rule_text`].
 fn rule_files_in(folder: &str) -> Vec<String> {
-    let dir = format!("{}/tests/{folder}", env!("CARGO_MANIFEST_DIR"));
+    let dir = format!("{}/{folder}", env!("CARGO_MANIFEST_DIR"));
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .map(|entry| {
             let path = entry.expect("a directory entry").path();
             let stem = path.file_stem().expect("a file name").to_string_lossy();
-            format!("tests/{folder}/{stem}")
+            format!("{folder}/{stem}")
         })
         .collect();
     names.sort();
@@ -94,7 +94,7 @@ fn rule_files_in(folder: &str) -> Vec<String> {
 #[test]
 fn every_test_block_passes() {
     let variants = rule_files_in("variants");
-    let concepts = rule_files_in("concepts");
+    let concepts = rule_files_in("tests/concepts");
     assert!(
         !variants.is_empty() && !concepts.is_empty(),
         "the test files are found"
@@ -103,6 +103,7 @@ fn every_test_block_passes() {
         .iter()
         .map(|n| n.to_string())
         .chain(variants)
+        .chain(rule_files_in("tests/variants"))
         .chain(concepts);
     for name in names {
         let loaded = fairy::pipeline::load(&common::rule_text(&name));

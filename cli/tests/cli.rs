@@ -733,7 +733,7 @@ fn a_promoted_pawn_read_from_a_position_goes_to_hand_as_a_pawn() {
 #[test]
 fn a_slanting_en_passant_field_names_both_squares() {
     let rules = project()
-        .join("tests/variants/berolina.rules")
+        .join("variants/berolina.rules")
         .to_string_lossy()
         .into_owned();
     let board = "rnbqkbnr/pppp1ppp/8/8/5pP1/8/PPPP1PPP/RNBQKBNR";

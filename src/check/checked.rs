@@ -122,12 +122,23 @@ pub struct MoveRule {
     pub atom: Atom,
     /// Only from the squares of this zone.
     pub from: Option<ZoneExpr>,
+    /// Only to the squares of this zone.
+    pub to: Option<ZoneExpr>,
+    /// The pieces it may capture, when not all.
+    pub takes: Option<Takes>,
     pub lame: bool,
     pub passable: bool,
     pub en_passant: bool,
     /// Only as the piece's first move.
     pub first: bool,
     pub tag: Option<TagId>,
+}
+
+/// Which pieces a capturing rule may take: the named ones, or all but them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Takes {
+    pub except: bool,
+    pub pieces: Vec<PieceId>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

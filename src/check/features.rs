@@ -45,6 +45,7 @@ pub enum Feature {
     RoyalCaptured,
     Exposed,
     Immobilized,
+    RoyalKindTakes,
 }
 
 impl Feature {
@@ -54,7 +55,7 @@ impl Feature {
             Feature::Hoppers => "hoppers",
             Feature::Anywhere => "moves to anywhere",
             Feature::FirstMove => "first-move-only moves",
-            Feature::ConditionalCaptures => "captures limited to a zone or a first move",
+            Feature::ConditionalCaptures => "captures limited to a zone, a first move or a kind",
             Feature::EnPassant => "en passant",
             Feature::Castling => "castling",
             Feature::FreeCastling => "castling without rights or with either colour",
@@ -86,6 +87,9 @@ impl Feature {
             Feature::RoyalCaptured => "the royal-captured ending",
             Feature::Exposed => "the exposed ending",
             Feature::Immobilized => "the immobilized ending",
+            Feature::RoyalKindTakes => {
+                "captures limited by kind in a game with several royal kinds"
+            }
         }
     }
 }
@@ -112,6 +116,8 @@ struct FeatureUses {
     first: Vec<(Feature, Span)>,
     /// Zones that depend on where pieces stand.
     dynamic: HashSet<String>,
+    /// The file has several royal kinds, guarded by the attack tables.
+    royal_kinds: bool,
 }
 
 impl FeatureUses {
@@ -123,6 +129,8 @@ impl FeatureUses {
 
     fn collect(&mut self, file: &RuleFile) {
         self.dynamic = dynamic_zones(file);
+        self.royal_kinds =
+            file.pieces().filter(|p| p.is_royal()).count() > 1 && guarded_by_attacks(file);
         let players: Vec<_> = file.players().collect();
         if let Some(extra) = players.get(2) {
             self.note(Feature::MoreThanTwoPlayers, extra.span);
@@ -233,19 +241,27 @@ impl FeatureUses {
             .mode
             .as_ref()
             .is_none_or(|m| m.value == Mode::CaptureOnly);
-        let conditional = rule
-            .modifiers
-            .iter()
-            .any(|m| matches!(m.value, Modifier::From(_) | Modifier::First));
+        let conditional = rule.modifiers.iter().any(|m| {
+            matches!(
+                m.value,
+                Modifier::From(_) | Modifier::To(_) | Modifier::Takes { .. } | Modifier::First
+            )
+        });
         if captures && conditional {
             self.note(Feature::ConditionalCaptures, rule.span);
         }
         for modifier in &rule.modifiers {
+            // The attack tables assume a limited capture takes whichever royal piece stands
+            // on the square asked about.
+            if matches!(modifier.value, Modifier::Takes { .. }) && self.royal_kinds {
+                self.note(Feature::RoyalKindTakes, modifier.span);
+            }
             match &modifier.value {
                 Modifier::EnPassant => self.note(Feature::EnPassant, modifier.span),
                 Modifier::First => self.note(Feature::FirstMove, modifier.span),
-                Modifier::From(zone) => self.zone(zone),
-                Modifier::Lame | Modifier::Passable | Modifier::Tag(_) => {}
+                Modifier::From(zone) | Modifier::To(zone) => self.zone(zone),
+                Modifier::Lame | Modifier::Passable | Modifier::Tag(_) | Modifier::Takes { .. } => {
+                }
             }
         }
     }

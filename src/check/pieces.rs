@@ -237,6 +237,8 @@ impl Checker<'_> {
             mode: rule.mode.as_ref().map(|m| m.value),
             atom,
             from: None,
+            to: None,
+            takes: None,
             lame: false,
             passable: false,
             en_passant: false,
@@ -447,6 +449,15 @@ impl Checker<'_> {
             Modifier::From(zone) => self
                 .check_zone_expr(zone, ForPlayers::All)
                 .map(Applied::From),
+            Modifier::To(zone) => self.check_zone_expr(zone, ForPlayers::All).map(Applied::To),
+            Modifier::Takes { except, pieces } => {
+                let ids: Vec<Option<PieceId>> = pieces.iter().map(|p| self.piece(p)).collect();
+                let pieces = ids.into_iter().collect::<Option<Vec<_>>>()?;
+                Some(Applied::Takes(checked::Takes {
+                    except: *except,
+                    pieces,
+                }))
+            }
             Modifier::Lame => Some(Applied::Lame),
             Modifier::Passable => Some(Applied::Passable),
             Modifier::EnPassant => Some(Applied::EnPassant),
@@ -470,6 +481,14 @@ impl Checker<'_> {
                     "nothing to block",
                 )
                 .with_help("a lame leap is blocked by a piece on the way, as in `leap (0,2) lame`"),
+            ),
+            Modifier::Takes { .. } if mode == Some(Mode::MoveOnly) => self.error(
+                Problem::error(
+                    Code::TakesMoveOnly, "`takes` limits captures",
+                    modifier.span,
+                    "on a move-only rule",
+                )
+                .with_note(mode_span, "this rule never captures"),
             ),
             Modifier::EnPassant if mode == Some(Mode::MoveOnly) => self.error(
                 Problem::error(
@@ -683,6 +702,8 @@ impl Checker<'_> {
 /// What a checked modifier adds to its move rule.
 enum Applied {
     From(checked::ZoneExpr),
+    To(checked::ZoneExpr),
+    Takes(checked::Takes),
     Lame,
     Passable,
     EnPassant,
@@ -694,6 +715,8 @@ impl Applied {
     fn apply_to(self, rule: &mut checked::MoveRule) {
         match self {
             Applied::From(zone) => rule.from = Some(zone),
+            Applied::To(zone) => rule.to = Some(zone),
+            Applied::Takes(takes) => rule.takes = Some(takes),
             Applied::Lame => rule.lame = true,
             Applied::Passable => rule.passable = true,
             Applied::EnPassant => rule.en_passant = true,

@@ -55,13 +55,8 @@ pub struct SortedProgram {
     pub others: Vec<u16>,
 }
 
-/// A rule that applies from every square, every time: no zone, no first move.
-fn unconditional(rule: &Gen) -> bool {
-    rule.from_zone.is_none() && !rule.first
-}
-
 fn plain_step(rule: &Gen) -> bool {
-    rule.one_step() && unconditional(rule)
+    rule.one_step() && rule.unconditional()
 }
 
 fn plain_ride(rule: &Gen) -> bool {
@@ -69,7 +64,7 @@ fn plain_ride(rule: &Gen) -> bool {
         && rule.hop == super::Hop::No
         && rule.path.is_empty()
         && !rule.anywhere
-        && unconditional(rule)
+        && rule.unconditional()
 }
 
 impl BitTables {

@@ -95,6 +95,7 @@ impl Derived {
         let plain_attacks = pieces.attacks.iter().all(|a| {
             a.hops.is_empty()
                 && a.anywhere == 0
+                && a.conditional.is_empty()
                 && a.leaps.iter().all(|(_, _, path)| path.is_empty())
         });
         let gens = || pieces.programs.iter().flatten();

@@ -25,7 +25,7 @@ pub use castling::{CastleRight, Castling, FreeCastle};
 pub use derived::{Derived, Legality};
 pub use endings::{EndCondition, Endings, Outcome};
 pub use geometry::{Geometry, NO_SQUARE, Sq};
-pub use moves::{Gen, Hop, Mode};
+pub use moves::{ANY_KIND, Gen, Hop, Mode};
 pub use pieces::{Attacks, DropLimits, Kind, Lend, PieceTables, Promotion};
 pub use players::Players;
 pub use setup::Start;
@@ -76,7 +76,7 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
     let players = Players::new(checked);
     let board = Geometry::new(&checked.board);
     let evaluator = ZoneEvaluator::new(checked, &board, &players.forward);
-    let mut moves = MoveCompiler::new(board.clone(), &players, &evaluator);
+    let mut moves = MoveCompiler::new(board.clone(), &players, &evaluator, &checked.forms);
     let pieces = PieceTables::new(checked, &mut moves, &players);
     let turns = TurnTables::new(checked, &mut moves, pieces.all());
     let MoveCompiler {

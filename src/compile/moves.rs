@@ -4,9 +4,11 @@
 //! compile their move rules through here.
 
 use super::geometry::Geometry;
+use super::pieces::kinds_of;
 use super::players::Players;
 use super::zones::{ZoneEvaluator, ZoneSets};
 use crate::check::checked::{self, MoveMode, TagId};
+use crate::check::forms::Forms;
 use crate::geometry::{DirectionSet, absolute, images};
 
 /// Whether a move rule moves, captures, or both.
@@ -47,6 +49,10 @@ pub struct Gen {
     pub line: u16,
     pub mode: Mode,
     pub from_zone: Option<u16>,
+    /// Only to the squares of this zone.
+    pub to_zone: Option<u16>,
+    /// The kinds it may capture, as a mask; [`ANY_KIND`] for all.
+    pub takes: u64,
     /// Squares, as vectors from the start, that must be empty for a lame leap.
     pub path: Vec<u16>,
     pub passable: bool,
@@ -61,10 +67,25 @@ pub struct Gen {
     pub anywhere: bool,
 }
 
+/// A capture that may take a piece of any kind.
+pub const ANY_KIND: u64 = u64::MAX;
+
 impl Gen {
     /// Whether the move goes exactly one plain step: no ride, hop, lame path or anywhere.
     pub fn one_step(&self) -> bool {
         self.range == 1 && self.hop == Hop::No && self.path.is_empty() && !self.anywhere
+    }
+
+    /// Whether the rule limits where it may end: a `to` zone, or the kinds it takes.
+    #[inline]
+    pub fn limits_targets(&self) -> bool {
+        self.to_zone.is_some() || self.takes != ANY_KIND
+    }
+
+    /// Whether the rule applies from every square, every time, to every square, taking any
+    /// piece: no zone, no first move, no limit on what it takes.
+    pub fn unconditional(&self) -> bool {
+        self.from_zone.is_none() && self.to_zone.is_none() && !self.first && self.takes == ANY_KIND
     }
 }
 
@@ -79,16 +100,23 @@ pub struct MoveCompiler<'a> {
     pub zones: ZoneSets,
     players: &'a Players,
     evaluator: &'a ZoneEvaluator<'a>,
+    forms: &'a Forms,
 }
 
 impl<'a> MoveCompiler<'a> {
-    pub fn new(geometry: Geometry, players: &'a Players, evaluator: &'a ZoneEvaluator<'a>) -> Self {
+    pub fn new(
+        geometry: Geometry,
+        players: &'a Players,
+        evaluator: &'a ZoneEvaluator<'a>,
+        forms: &'a Forms,
+    ) -> Self {
         let zones = ZoneSets::new(geometry.squares(), players.count());
         MoveCompiler {
             geometry,
             zones,
             players,
             evaluator,
+            forms,
         }
     }
 
@@ -132,6 +160,14 @@ impl<'a> MoveCompiler<'a> {
             checked::Atom::Anywhere => (Vec::new(), DirectionSet::of([]), 1),
         };
         let from_zone = rule.from.as_ref().map(|zone| self.zone(zone));
+        let to_zone = rule.to.as_ref().map(|zone| self.zone(zone));
+        let takes = rule.takes.as_ref().map_or(ANY_KIND, |takes| {
+            let named = kinds_of(self.forms, &takes.pieces);
+            match takes.except {
+                true => !named,
+                false => named,
+            }
+        });
         let mut lines: Vec<((i32, i32), Vec<u16>)> = Vec::new();
         for (a, b) in bases {
             for image in images(a, b).into_iter().filter(|&v| set.selects(v)) {
@@ -164,6 +200,8 @@ impl<'a> MoveCompiler<'a> {
                     line: self.geometry.line(vector, range),
                     mode,
                     from_zone,
+                    to_zone,
+                    takes,
                     path,
                     passable: rule.passable,
                     en_passant: rule.en_passant,

@@ -66,6 +66,9 @@ pub struct Attacks {
     pub hops: Vec<(u16, u64, Hop)>,
     /// Kinds that capture anywhere on the board.
     pub anywhere: u64,
+    /// (piece code, rule index) of the captures that apply only from a zone, on a first move,
+    /// to a zone or on some kinds: tested piece by piece.
+    pub conditional: Vec<(Code, u16)>,
 }
 
 /// Every kind and what it does. A piece code is `1 + kind * players + player`.
@@ -172,11 +175,16 @@ impl PieceTables {
         let mut attacks = Attacks::default();
         for kind in 0..self.kinds.len() {
             let code = self.code(kind, player) as usize;
-            for rule in self.programs[code].iter().filter(|g| g.mode.captures()) {
+            for (index, rule) in self.programs[code].iter().enumerate() {
+                if !rule.mode.captures() {
+                    continue;
+                }
                 let (dx, dy) = geometry.vectors[rule.vector as usize];
                 let reverse = geometry.vector((-dx, -dy));
                 let bit = 1u64 << kind;
-                if rule.anywhere {
+                if !rule.unconditional() {
+                    attacks.conditional.push((code as Code, index as u16));
+                } else if rule.anywhere {
                     attacks.anywhere |= bit;
                 } else if rule.hop != Hop::No {
                     let line = geometry.line(reverse, rule.range);

@@ -37,10 +37,11 @@ pub fn runs(feature: Feature) -> bool {
         | Feature::PlainEndings
         | Feature::RoyalCaptured
         | Feature::Exposed
+        | Feature::ConditionalCaptures
         | Feature::Immobilized => true,
-        // A capture from a zone or on a first move only is not in the attack tables yet.
-        Feature::ConditionalCaptures
-        | Feature::ZonesNearPieces
+        Feature::ZonesNearPieces
+        // The attack tables cannot tell which royal kind stands on a square.
+        | Feature::RoyalKindTakes
         // Lent moves and custodian captures are invisible to the attack tables that guard
         // royal pieces; with `royal-captured`, legality comes from the opponent's whole reply.
         | Feature::RoyalGrants

@@ -111,6 +111,7 @@ codes! {
     PassableCapture = "passable-capture",
     PassableWithoutLame = "passable-without-lame",
     EnPassantMoveOnly = "en-passant-move-only",
+    TakesMoveOnly = "takes-move-only",
     EnPassantAtom = "en-passant-atom",
     CaptureWithoutCaptures = "capture-in-game-without-captures",
     PromotionToNothing = "promotion-to-nothing",

@@ -47,8 +47,44 @@ impl Position<'_> {
         if !attacks.hops.is_empty() && self.hop_attack(sq, attacker, occupied, standing) {
             return true;
         }
+        if !attacks.conditional.is_empty()
+            && self.conditional_attack(sq, attacker, occupied, standing)
+        {
+            return true;
+        }
         attacks.anywhere != 0
             && (self.kinds_set::<B>(attacker, attacks.anywhere) & standing & !B::bit(sq)).any()
+    }
+
+    /// Whether a capture of `attacker` that applies only from a zone, on a first move, to a
+    /// zone or on some kinds reaches `sq`, followed forward from each piece that has it. The
+    /// square is taken to hold a royal piece, as every attack test asks about one (or about a
+    /// square a royal piece crosses): a capture that takes no royal kind does not attack it.
+    fn conditional_attack<B: Bitboard>(
+        &self,
+        sq: Sq,
+        attacker: usize,
+        occupied: B,
+        standing: B,
+    ) -> bool {
+        let rules = self.rules;
+        let royal_kinds = rules.derived.royal_kinds;
+        rules.pieces.attacks[attacker]
+            .conditional
+            .iter()
+            .any(|&(code, index)| {
+                let rule = &rules.pieces.programs[code as usize][index as usize];
+                let reaches = |from: Sq| {
+                    from != sq
+                        && self.rule_applies(rule, attacker, from)
+                        && self.rule_reach(rule, from, occupied).has(sq)
+                        && rule
+                            .to_zone
+                            .is_none_or(|z| rules.zones.contains(z, attacker, sq))
+                };
+                rule.takes & royal_kinds != 0
+                    && (self.code_set::<B>(code) & standing).squares().any(reaches)
+            })
     }
 
     /// Whether a lame leap of `attacker` reaches `sq`, the squares it passes empty.

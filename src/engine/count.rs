@@ -200,6 +200,10 @@ impl Position<'_> {
         let rules = self.rules;
         let bits = &rules.bits;
         let attacks = &rules.pieces.attacks[attacker];
+        // A capture tested piece by piece may pass anywhere.
+        if !attacks.conditional.is_empty() {
+            return bits.board::<B>();
+        }
         let mut exposed = B::NONE;
         for &(line, _) in &attacks.slides {
             exposed |= bits.line::<B>(line, royal);

@@ -4,7 +4,7 @@
 
 use super::position::Position;
 use crate::bitboard::Bitboard;
-use crate::compile::{BLOCKED, Gen, Hop, NO_SQUARE, Sq};
+use crate::compile::{ANY_KIND, BLOCKED, Gen, Hop, NO_SQUARE, Sq};
 
 /// The board as one player's moves see it.
 #[derive(Clone, Copy, Debug)]
@@ -14,6 +14,8 @@ pub(super) struct Sides<B> {
     pub empty: B,
     /// Squares holding another player's piece.
     pub enemies: B,
+    /// The player whose moves these are.
+    pub player: usize,
 }
 
 impl Position<'_> {
@@ -25,6 +27,7 @@ impl Position<'_> {
             occupied,
             empty: self.rules.bits.board::<B>() & !occupied,
             enemies: occupied & !self.player_set::<B>(player) & !self.code_set::<B>(BLOCKED),
+            player,
         }
     }
 
@@ -46,14 +49,43 @@ impl Position<'_> {
         from: Sq,
         sides: &Sides<B>,
     ) -> (B, B) {
-        if rule.anywhere {
-            return (sides.empty, sides.enemies);
-        }
-        let reach = match rule.hop {
-            Hop::No => self.line_targets(rule, from, sides.occupied),
-            hop => self.hop_targets(rule, hop, from, sides.occupied),
+        let reach = match rule.anywhere {
+            true => sides.empty | sides.enemies,
+            false => self.rule_reach(rule, from, sides.occupied),
         };
-        (reach & sides.empty, reach & sides.enemies)
+        match rule.limits_targets() {
+            false => (reach & sides.empty, reach & sides.enemies),
+            true => self.limit_targets(rule, reach, sides),
+        }
+    }
+
+    /// The squares along `rule`'s line from `from` (or anywhere) it reaches with `occupied`
+    /// standing in the way, the first occupied one included.
+    #[inline(always)]
+    pub(super) fn rule_reach<B: Bitboard>(&self, rule: &Gen, from: Sq, occupied: B) -> B {
+        match rule.hop {
+            _ if rule.anywhere => self.rules.bits.board::<B>(),
+            Hop::No => self.line_targets(rule, from, occupied),
+            hop => self.hop_targets(rule, hop, from, occupied),
+        }
+    }
+
+    /// The squares of `reach` that `rule` may end on: in its `to` zone, and holding a piece of
+    /// a kind it `takes` if occupied.
+    #[inline(never)]
+    fn limit_targets<B: Bitboard>(&self, rule: &Gen, reach: B, sides: &Sides<B>) -> (B, B) {
+        let rules = self.rules;
+        let reach = match rule.to_zone {
+            Some(zone) => reach & rules.zones.squares::<B>(zone, sides.player),
+            None => reach,
+        };
+        let takeable = match rule.takes {
+            ANY_KIND => sides.enemies,
+            kinds => (0..rules.players.count())
+                .filter(|&p| p != sides.player)
+                .fold(B::NONE, |set, p| set | self.kinds_set::<B>(p, kinds)),
+        };
+        (reach & sides.empty, reach & sides.enemies & takeable)
     }
 
     /// The squares along `rule`'s line from `from` up to its range, the first occupied square

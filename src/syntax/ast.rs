@@ -253,6 +253,13 @@ pub enum Atom {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Modifier {
     From(ZoneExpr),
+    /// Only to the squares of this zone.
+    To(ZoneExpr),
+    /// Captures only the named pieces, or all but them when `except`.
+    Takes {
+        except: bool,
+        pieces: Vec<Name>,
+    },
     Lame,
     EnPassant,
     Passable,

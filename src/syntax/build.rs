@@ -376,6 +376,22 @@ impl Builder {
                     let zone = self.zone_expr(parts(part.clone()).next().expect("zone"));
                     modifiers.push(Spanned::new(Modifier::From(zone), self.span(&part)));
                 }
+                Rule::to_zone => {
+                    let zone = self.zone_expr(parts(part.clone()).next().expect("zone"));
+                    modifiers.push(Spanned::new(Modifier::To(zone), self.span(&part)));
+                }
+                Rule::takes => {
+                    let span = self.span(&part);
+                    let mut except = false;
+                    let mut pieces = Vec::new();
+                    for item in parts(part) {
+                        match item.as_rule() {
+                            Rule::negation => except = true,
+                            _ => pieces.push(self.name(item)),
+                        }
+                    }
+                    modifiers.push(Spanned::new(Modifier::Takes { except, pieces }, span));
+                }
                 Rule::lame => modifiers.push(Spanned::new(Modifier::Lame, self.span(&part))),
                 Rule::en_passant => {
                     modifiers.push(Spanned::new(Modifier::EnPassant, self.span(&part)))

@@ -400,6 +400,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_like => "`like`",
         kw_up_to => "`up-to`",
         kw_from => "`from`",
+        kw_takes => "`takes`",
         kw_lame => "`lame`",
         kw_en_passant => "`en-passant`",
         kw_passable => "`passable`",

@@ -10,7 +10,7 @@ use fairy::notation::{fen, moves};
 use fairy::pipeline;
 
 /// Every shipped rule file.
-pub const SHIPPED: [&str; 10] = [
+pub const SHIPPED: [&str; 11] = [
     "chess",
     "giveaway",
     "crazyhouse",
@@ -21,13 +21,14 @@ pub const SHIPPED: [&str; 10] = [
     "ghostarelay",
     "amphora",
     "yonin-bishogi",
+    "xiangqi",
 ];
 
-/// The text of a shipped rule file by name (`chess`), or of a test variant by path
-/// (`tests/variants/x`).
+/// The text of a shipped rule file by name (`chess`), or of another rule file by path
+/// (`variants/x`, `tests/variants/x`).
 pub fn rule_text(name: &str) -> String {
     let dir = env!("CARGO_MANIFEST_DIR");
-    let path = match name.starts_with("tests/") {
+    let path = match name.contains('/') {
         true => format!("{dir}/{name}.rules"),
         false => format!("{dir}/rules/{name}.rules"),
     };
