@@ -508,3 +508,10 @@ move_list!(
     "xiangqi",
     "3k5/9/9/2P3P2/4B4/2B6/P8/3A5/4K4/9 w - - 0 1"
 );
+
+// A goal: the King that reached the hill has won before Black moves.
+move_list!(
+    king_of_the_hill_reached,
+    "variants/kingofthehill",
+    "4k3/8/8/8/3K4/8/8/8 b - - 0 1"
+);

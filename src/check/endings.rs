@@ -28,6 +28,10 @@ impl Checker<'_> {
                 Resolved::Repeated(times.value)
             }
             EndCondition::Immobilized(piece) => Resolved::Immobilized(self.piece(piece)?),
+            EndCondition::Reaches(pieces, zone) => {
+                let zone = self.check_zone_expr(zone, super::zones::ForPlayers::All);
+                Resolved::Reaches(self.piece_list(pieces)?, zone?)
+            }
             EndCondition::Quiet(plies, breakers) => {
                 if plies.value == 0 {
                     self.error(Problem::error(
@@ -118,6 +122,8 @@ impl Checker<'_> {
 fn same_condition(a: &EndCondition, b: &EndCondition) -> bool {
     match (a, b) {
         (EndCondition::Immobilized(x), EndCondition::Immobilized(y)) => x.value == y.value,
+        // Goals differ by their zones, which are not compared: several goals may stand.
+        (EndCondition::Reaches(..), EndCondition::Reaches(..)) => false,
         _ => std::mem::discriminant(a) == std::mem::discriminant(b),
     }
 }

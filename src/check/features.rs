@@ -174,6 +174,9 @@ impl FeatureUses {
             self.body(&trigger.body);
         }
         for rule in file.end_rules() {
+            if let EndCondition::Reaches(_, zone) = &rule.condition.value {
+                self.zone(zone);
+            }
             let feature = match rule.condition.value {
                 EndCondition::RoyalCaptured => Feature::RoyalCaptured,
                 EndCondition::Exposed => Feature::Exposed,

@@ -1,5 +1,6 @@
 //! The end of the game: the file's end rules, in order.
 
+use super::moves::MoveCompiler;
 use super::pieces::kinds_of;
 pub use crate::check::checked::Outcome;
 use crate::check::checked::{self, Checked};
@@ -11,12 +12,12 @@ pub struct Endings {
 }
 
 impl Endings {
-    pub fn new(checked: &Checked) -> Endings {
+    pub fn new(checked: &Checked, moves: &mut MoveCompiler<'_>) -> Endings {
         let kinds = |pieces: &[checked::PieceId]| kinds_of(&checked.forms, pieces);
         let rules = checked
             .endings
             .iter()
-            .map(|rule| (rule.outcome, condition(&rule.condition, &kinds)))
+            .map(|rule| (rule.outcome, condition(&rule.condition, &kinds, moves)))
             .collect();
         Endings { rules }
     }
@@ -32,6 +33,7 @@ impl Endings {
 fn condition(
     condition: &checked::EndCondition,
     kinds: &impl Fn(&[checked::PieceId]) -> u64,
+    moves: &mut MoveCompiler<'_>,
 ) -> EndCondition {
     match condition {
         checked::EndCondition::Checkmated => EndCondition::Checkmated,
@@ -51,6 +53,10 @@ fn condition(
             kinds: kinds(pieces),
         },
         checked::EndCondition::Immobilized(piece) => EndCondition::Immobilized(kinds(&[*piece])),
+        checked::EndCondition::Reaches(pieces, zone) => EndCondition::Reaches {
+            kinds: kinds(pieces),
+            zone: moves.zone(zone),
+        },
     }
 }
 
@@ -77,6 +83,12 @@ pub enum EndCondition {
     /// The player to move attacks another player's royal piece: that player is the one
     /// exposed, and the one the rule's outcome is about.
     Exposed,
+    /// Another player than the one to move has a piece of these kinds in the zone (as that
+    /// player sees it): that player is the one the rule's outcome is about.
+    Reaches {
+        kinds: u64,
+        zone: u16,
+    },
 }
 
 impl EndCondition {
@@ -92,6 +104,7 @@ impl EndCondition {
             EndCondition::RoyalCaptured => "royal-captured",
             EndCondition::Immobilized(_) => "immobilized",
             EndCondition::Exposed => "exposed",
+            EndCondition::Reaches { .. } => "reaches",
         }
     }
 

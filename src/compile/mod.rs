@@ -79,13 +79,13 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
     let mut moves = MoveCompiler::new(board.clone(), &players, &evaluator, &checked.forms);
     let pieces = PieceTables::new(checked, &mut moves, &players);
     let turns = TurnTables::new(checked, &mut moves, pieces.all());
+    let endings = Endings::new(checked, &mut moves);
     let MoveCompiler {
         mut geometry,
         zones,
         ..
     } = moves;
     let captures = Captures::new(checked, &mut geometry, &players);
-    let endings = Endings::new(checked);
     let start = Start::new(checked, &geometry, &pieces, &players);
     let castling = Castling::new(checked, &mut geometry, &pieces, &players, &start.board)?;
     let mut bits = BitTables::new(&geometry, &pieces, &players);

@@ -4,6 +4,7 @@
 use super::Position;
 use super::steps::Request;
 use super::turn::Turn;
+use crate::bitboard::Bitboard;
 use crate::compile::turns::Plan;
 use crate::compile::{EndCondition, Outcome};
 
@@ -116,6 +117,7 @@ impl<'r> Position<'r> {
             EndCondition::Quiet { plies, .. } => self.halfmove >= plies,
             EndCondition::Immobilized(kinds) => self.immobilized(kinds, turns),
             EndCondition::Exposed => self.exposed_players(self.to_move) != 0,
+            EndCondition::Reaches { kinds, zone } => self.goal_reached(kinds, zone) != 0,
         }
     }
 
@@ -141,6 +143,10 @@ impl<'r> Position<'r> {
                 "{name} is checkmated: {} attacks their royal piece",
                 rules.players.names[by]
             ),
+            EndCondition::Reaches { kinds, .. } => {
+                let piece = &rules.pieces.kinds[kinds.trailing_zeros() as usize].name;
+                format!("{name}'s {piece} reached its goal")
+            }
         }
     }
 
@@ -168,6 +174,10 @@ impl<'r> Position<'r> {
                 let exposed = self.exposed_players(mover);
                 (exposed, exposed.trailing_zeros() as usize)
             }
+            EndCondition::Reaches { kinds, zone } => {
+                let reached = self.goal_reached(kinds, zone);
+                (reached, reached.trailing_zeros() as usize)
+            }
             _ => (1 << mover, mover),
         };
         let reason = self.reason(condition, subject, mover);
@@ -185,6 +195,15 @@ impl<'r> Position<'r> {
             },
             Outcome::Draw => self.draw(reason, cause),
         }
+    }
+
+    /// The players other than the one to move with a piece of `kinds` in `zone`, as bits.
+    fn goal_reached(&self, kinds: u64, zone: u16) -> u32 {
+        let rules = self.rules;
+        at_width!(rules, B => (0..rules.players.count())
+            .filter(|&p| p != self.to_move && self.alive & (1 << p) != 0)
+            .filter(|&p| (self.kinds_set::<B>(p, kinds) & rules.zones.squares::<B>(zone, p)).any())
+            .fold(0, |players, p| players | 1 << p))
     }
 
     /// A draw shared by the players still in.

@@ -852,6 +852,12 @@ impl Builder {
                 Rule::repeated => {
                     EndCondition::Repeated(self.small(parts(inner).next().expect("count")))
                 }
+                Rule::reaches => {
+                    let mut items: Vec<P<'_>> = parts(inner).collect();
+                    let zone = self.zone_expr(items.pop().expect("zone"));
+                    let pieces = items.into_iter().map(|p| self.name(p)).collect();
+                    EndCondition::Reaches(pieces, zone)
+                }
                 _ => EndCondition::Immobilized(self.name(parts(inner).next().expect("piece"))),
             }
         };

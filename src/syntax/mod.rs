@@ -165,7 +165,11 @@ fn syntax_problem(
         ErrorVariant::CustomError { message } => (Vec::new(), Some(message)),
     };
     let mut condition_help = None;
-    if positives == [Rule::kw_immobilized]
+    let after_piece = !positives.is_empty()
+        && positives
+            .iter()
+            .all(|r| matches!(r, Rule::kw_immobilized | Rule::kw_reaches));
+    if after_piece
         && did_you_mean(found_at(&text[start..]), &positives).is_none()
         && ends_line(text, start)
     {
@@ -179,10 +183,10 @@ fn syntax_problem(
             .find(|&(_, c)| !is_word_char(c))
             .map_or(0, |(i, c)| i + c.len_utf8());
         positives = vec![Rule::end_condition];
-    } else if positives == [Rule::kw_immobilized] {
+    } else if after_piece {
         // `win when King enters hill`: the piece name may be right; what follows it is not.
         condition_help = Some(format!(
-            "a piece name in an end condition is followed by `immobilized`; the end conditions are {}",
+            "a piece name in an end condition is followed by `immobilized` or `reaches ZONE`; the end conditions are {}",
             describe_rule(Rule::end_condition)
                 .trim_start_matches("an end condition (")
                 .trim_end_matches(')')
@@ -348,7 +352,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         counter_rule | counter_event => "a counter event (move, lost, checked, turn-end)",
         counter_action => "`add`/`set`/`reset`",
         end_condition => {
-            "an end condition (`checkmated`/`stalemated`/`no-moves`/`royal-captured`/`exposed`/`extinct`/`repeated N`/`PIECE immobilized`)"
+            "an end condition (`checkmated`/`stalemated`/`no-moves`/`royal-captured`/`exposed`/`extinct`/`repeated N`/`PIECE immobilized`/`PIECE reaches ZONE`)"
         }
         outcome => "`win`/`lose`/`draw`",
         p_open_brace => "`{`",
@@ -400,6 +404,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_like => "`like`",
         kw_up_to => "`up-to`",
         kw_from => "`from`",
+        kw_reaches => "`reaches`",
         kw_takes => "`takes`",
         kw_lame => "`lame`",
         kw_en_passant => "`en-passant`",
