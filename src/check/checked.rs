@@ -305,8 +305,8 @@ pub enum EndCondition {
     Extinct,
     Repeated(u32),
     Immobilized(PieceId),
-    /// A piece of one of these kinds stands in the zone, as its owner sees it.
-    Reaches(Vec<PieceId>, ZoneExpr),
+    /// A piece of this kind stands in the zone, as its owner sees it.
+    Reaches(PieceId, ZoneExpr),
     /// Plies in a row without a capture (when `captures` says so) or a move of these pieces.
     Quiet {
         plies: u32,

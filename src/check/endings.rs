@@ -28,9 +28,9 @@ impl Checker<'_> {
                 Resolved::Repeated(times.value)
             }
             EndCondition::Immobilized(piece) => Resolved::Immobilized(self.piece(piece)?),
-            EndCondition::Reaches(pieces, zone) => {
+            EndCondition::Reaches(piece, zone) => {
                 let zone = self.check_zone_expr(zone, super::zones::ForPlayers::All);
-                Resolved::Reaches(self.piece_list(pieces)?, zone?)
+                Resolved::Reaches(self.piece(piece)?, zone?)
             }
             EndCondition::Quiet(plies, breakers) => {
                 if plies.value == 0 {

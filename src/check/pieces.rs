@@ -450,14 +450,10 @@ impl Checker<'_> {
                 .check_zone_expr(zone, ForPlayers::All)
                 .map(Applied::From),
             Modifier::To(zone) => self.check_zone_expr(zone, ForPlayers::All).map(Applied::To),
-            Modifier::Takes { except, pieces } => {
-                let ids: Vec<Option<PieceId>> = pieces.iter().map(|p| self.piece(p)).collect();
-                let pieces = ids.into_iter().collect::<Option<Vec<_>>>()?;
-                Some(Applied::Takes(checked::Takes {
-                    except: *except,
-                    pieces,
-                }))
-            }
+            Modifier::Takes { except, pieces } => Some(Applied::Takes(checked::Takes {
+                except: *except,
+                pieces: self.piece_list(pieces)?,
+            })),
             Modifier::Lame => Some(Applied::Lame),
             Modifier::Passable => Some(Applied::Passable),
             Modifier::EnPassant => Some(Applied::EnPassant),

@@ -53,8 +53,8 @@ fn condition(
             kinds: kinds(pieces),
         },
         checked::EndCondition::Immobilized(piece) => EndCondition::Immobilized(kinds(&[*piece])),
-        checked::EndCondition::Reaches(pieces, zone) => EndCondition::Reaches {
-            kinds: kinds(pieces),
+        checked::EndCondition::Reaches(piece, zone) => EndCondition::Reaches {
+            kinds: kinds(&[*piece]),
             zone: moves.zone(zone),
         },
     }

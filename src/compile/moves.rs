@@ -85,7 +85,7 @@ impl Gen {
     /// Whether the rule applies from every square, every time, to every square, taking any
     /// piece: no zone, no first move, no limit on what it takes.
     pub fn unconditional(&self) -> bool {
-        self.from_zone.is_none() && self.to_zone.is_none() && !self.first && self.takes == ANY_KIND
+        self.from_zone.is_none() && !self.first && !self.limits_targets()
     }
 }
 

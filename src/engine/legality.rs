@@ -49,10 +49,7 @@ impl Position<'_> {
     pub(super) fn guard<B: Bitboard>(&self, player: usize) -> Guard<B> {
         let attacker = self.next_player(player);
         let royals = self.royal_set::<B>(player);
-        let royal = match royals.count() {
-            1 => royals.lowest(),
-            _ => NO_SQUARE,
-        };
+        let royal = single(royals);
         let quiet = self.rules.derived.legality == Legality::Pins
             && royals.any()
             && !royals.squares().any(|sq| self.attacked(sq, attacker));
@@ -266,11 +263,7 @@ impl Position<'_> {
 
     /// The square of `player`'s one royal piece, or none if it has none or several.
     pub(super) fn single_royal<B: Bitboard>(&self, player: usize) -> Sq {
-        let royals = self.royal_set::<B>(player);
-        match royals.count() {
-            1 => royals.lowest(),
-            _ => NO_SQUARE,
-        }
+        single(self.royal_set::<B>(player))
     }
 
     /// Keeps the square open to en passant only if the player to move can take there legally:
@@ -309,5 +302,13 @@ impl Position<'_> {
         let mut replies = Vec::new();
         self.generate_legal(&mut replies);
         replies.is_empty()
+    }
+}
+
+/// The one square of `royals`, or [`NO_SQUARE`] if it has none or several.
+fn single<B: Bitboard>(royals: B) -> Sq {
+    match royals.count() {
+        1 => royals.lowest(),
+        _ => NO_SQUARE,
     }
 }

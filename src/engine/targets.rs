@@ -71,7 +71,8 @@ impl Position<'_> {
     }
 
     /// The squares of `reach` that `rule` may end on: in its `to` zone, and holding a piece of
-    /// a kind it `takes` if occupied.
+    /// a kind it `takes` if occupied. Out of line, so that the rules without limits, nearly
+    /// all of them, keep `rule_targets` small where generation and counting inline it.
     #[inline(never)]
     fn limit_targets<B: Bitboard>(&self, rule: &Gen, reach: B, sides: &Sides<B>) -> (B, B) {
         let rules = self.rules;

@@ -483,8 +483,8 @@ pub enum EndCondition {
     Extinct,
     Repeated(Spanned<u32>),
     Immobilized(Name),
-    /// A piece of one of these kinds stands in the zone.
-    Reaches(Vec<Name>, ZoneExpr),
+    /// A piece of this kind stands in the zone.
+    Reaches(Name, ZoneExpr),
     Quiet(Spanned<u32>, Vec<Spanned<QuietBreaker>>),
 }
 

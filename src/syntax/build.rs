@@ -853,10 +853,9 @@ impl Builder {
                     EndCondition::Repeated(self.small(parts(inner).next().expect("count")))
                 }
                 Rule::reaches => {
-                    let mut items: Vec<P<'_>> = parts(inner).collect();
-                    let zone = self.zone_expr(items.pop().expect("zone"));
-                    let pieces = items.into_iter().map(|p| self.name(p)).collect();
-                    EndCondition::Reaches(pieces, zone)
+                    let mut items = parts(inner);
+                    let piece = self.name(items.next().expect("piece"));
+                    EndCondition::Reaches(piece, self.zone_expr(items.next().expect("zone")))
                 }
                 _ => EndCondition::Immobilized(self.name(parts(inner).next().expect("piece"))),
             }
