@@ -62,7 +62,11 @@ fn bad_rule_files_match_their_snapshots() {
 #[test]
 fn shipped_rule_files_have_no_errors() {
     let files = rule_files("rules");
-    assert_eq!(files.len(), 11, "expected the eleven rule files in rules/");
+    assert_eq!(
+        files.len(),
+        13,
+        "expected the thirteen rule files in rules/"
+    );
     for path in files {
         let text = std::fs::read_to_string(&path).expect("a readable UTF-8 rule file");
         let errors: Vec<String> = fairy::pipeline::load(&text)

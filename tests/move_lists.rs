@@ -515,3 +515,43 @@ move_list!(
     "variants/kingofthehill",
     "4k3/8/8/8/3K4/8/8/8 b - - 0 1"
 );
+
+// Shatranj's bare King: Black has two pieces besides the King, so no reply can bare them and
+// White has lost at once; with only one, White still moves, and taking it leaves two bare Kings.
+move_list!(
+    shatranj_bare_king_without_answer,
+    "shatranj",
+    "8/8/8/3k4/8/8/3K4/4qr2 w - - 0 1"
+);
+move_list!(
+    shatranj_bare_king_may_answer,
+    "shatranj",
+    "8/8/8/3k4/8/8/3K4/4q3 w - - 0 1"
+);
+move_list!(
+    shatranj_bare_king_answered,
+    "shatranj",
+    "8/8/8/3k4/8/8/3K4/4q3 w - - 0 1",
+    "d2e1"
+);
+// Losers: a player left with the King alone wins, here by losing the last Knight.
+move_list!(
+    losers_bare_king_wins,
+    "variants/losers",
+    "4k3/8/8/3n4/8/2N5/8/3K4 w - - 0 1",
+    "c3d5"
+);
+// Three Kings: losing one of three Kings loses.
+move_list!(
+    threekings_losing_one_king,
+    "variants/threekings",
+    "k3k2k/8/8/8/8/8/1Q6/K3K2K w - - 0 1",
+    "b2e5 e8d8 e5h8"
+);
+// Kinglet: promoting the last Pawn to a King leaves none, and loses.
+move_list!(
+    kinglet_last_pawn_promoted,
+    "variants/kinglet",
+    "4k3/P5p1/8/8/8/8/8/4K3 w - - 0 1",
+    "a7a8k"
+);

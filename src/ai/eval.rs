@@ -67,7 +67,10 @@ impl Evaluator {
             outcome == Outcome::Win
                 && matches!(
                     condition,
-                    EndCondition::NoMoves | EndCondition::Extinct | EndCondition::Stalemated
+                    EndCondition::NoMoves
+                        | EndCondition::Extinct
+                        | EndCondition::Stalemated
+                        | EndCondition::Bare { .. }
                 )
         });
         let loses_by = |wanted: &dyn Fn(&EndCondition) -> Option<u64>| {

@@ -302,7 +302,17 @@ pub enum EndCondition {
     NoMoves,
     RoyalCaptured,
     Exposed,
+    /// The player has no piece at all, on the board or in hand.
     Extinct,
+    /// The player has fewer than `below` pieces of one of these (board and hand together).
+    Fewer {
+        below: u32,
+        pieces: Vec<PieceId>,
+    },
+    /// The player has only royal pieces left; `reply` lets them answer once.
+    Bare {
+        reply: bool,
+    },
     Repeated(u32),
     Immobilized(PieceId),
     /// A piece of this kind stands in the zone, as its owner sees it.

@@ -55,7 +55,28 @@ impl Checker<'_> {
                 }
             }
             EndCondition::NoMoves => Resolved::NoMoves,
-            EndCondition::Extinct => Resolved::Extinct,
+            EndCondition::Extinct(None) => Resolved::Extinct,
+            EndCondition::Extinct(Some(piece)) => Resolved::Fewer {
+                below: 1,
+                pieces: vec![self.piece(piece)?],
+            },
+            EndCondition::Fewer(count, pieces) => {
+                if count.value == 0 {
+                    self.error(Problem::error(
+                        Code::FewerThanZero,
+                        "no count is fewer than 0",
+                        count.span,
+                        "never holds",
+                    ));
+                }
+                Resolved::Fewer {
+                    below: count.value,
+                    pieces: self.piece_list(pieces)?,
+                }
+            }
+            &EndCondition::Bare { reply } => {
+                self.about_royal(condition.span, Resolved::Bare { reply })
+            }
         };
         Some(checked::EndRule {
             outcome: rule.outcome.value,
@@ -122,8 +143,18 @@ impl Checker<'_> {
 fn same_condition(a: &EndCondition, b: &EndCondition) -> bool {
     match (a, b) {
         (EndCondition::Immobilized(x), EndCondition::Immobilized(y)) => x.value == y.value,
+        (EndCondition::Extinct(x), EndCondition::Extinct(y)) => {
+            x.as_ref().map(|n| &n.value) == y.as_ref().map(|n| &n.value)
+        }
+        (EndCondition::Fewer(n, x), EndCondition::Fewer(m, y)) => {
+            n.value == m.value && same_names(x, y)
+        }
         // Goals differ by their zones, which are not compared: several goals may stand.
         (EndCondition::Reaches(..), EndCondition::Reaches(..)) => false,
         _ => std::mem::discriminant(a) == std::mem::discriminant(b),
     }
+}
+
+fn same_names(a: &[Name], b: &[Name]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.value == y.value)
 }

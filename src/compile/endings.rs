@@ -9,17 +9,23 @@ use crate::check::checked::{self, Checked};
 #[derive(Clone, Debug)]
 pub struct Endings {
     pub rules: Vec<(Outcome, EndCondition)>,
+    /// The kinds counted by `Fewer` conditions: one mask per named piece, its forms together.
+    pub counted: Vec<Vec<u64>>,
 }
 
 impl Endings {
     pub fn new(checked: &Checked, moves: &mut MoveCompiler<'_>) -> Endings {
         let kinds = |pieces: &[checked::PieceId]| kinds_of(&checked.forms, pieces);
+        let mut counted = Vec::new();
         let rules = checked
             .endings
             .iter()
-            .map(|rule| (rule.outcome, condition(&rule.condition, &kinds, moves)))
+            .map(|rule| {
+                let condition = condition(&rule.condition, &kinds, moves, &mut counted);
+                (rule.outcome, condition)
+            })
             .collect();
-        Endings { rules }
+        Endings { rules, counted }
     }
 
     /// Whether an end rule judges legality from the opponent's whole reply.
@@ -34,6 +40,7 @@ fn condition(
     condition: &checked::EndCondition,
     kinds: &impl Fn(&[checked::PieceId]) -> u64,
     moves: &mut MoveCompiler<'_>,
+    counted: &mut Vec<Vec<u64>>,
 ) -> EndCondition {
     match condition {
         checked::EndCondition::Checkmated => EndCondition::Checkmated,
@@ -42,6 +49,14 @@ fn condition(
         checked::EndCondition::Exposed => EndCondition::Exposed,
         checked::EndCondition::NoMoves => EndCondition::NoMoves,
         checked::EndCondition::Extinct => EndCondition::Extinct,
+        checked::EndCondition::Fewer { below, pieces } => {
+            counted.push(pieces.iter().map(|&piece| kinds(&[piece])).collect());
+            EndCondition::Fewer {
+                below: *below,
+                counted: counted.len() as u16 - 1,
+            }
+        }
+        &checked::EndCondition::Bare { reply } => EndCondition::Bare { reply },
         checked::EndCondition::Repeated(n) => EndCondition::Repeated(*n),
         checked::EndCondition::Quiet {
             plies,
@@ -67,6 +82,18 @@ pub enum EndCondition {
     Stalemated,
     NoMoves,
     Extinct,
+    /// A player has fewer than `below` pieces of one of the pieces counted in
+    /// `Endings::counted[counted]` (board and hand together): the rule is about that player.
+    Fewer {
+        below: u32,
+        counted: u16,
+    },
+    /// A player has only royal pieces left: the rule is about that player. With `reply`, the
+    /// bare player to move still moves, unless no single capture can bare the opponent, and
+    /// is judged after that turn; a bare reply to a bare player leaves the game going.
+    Bare {
+        reply: bool,
+    },
     Repeated(u32),
     /// `plies` in a row without a capture (when `captures` says so) or a move of one of the
     /// kinds in the mask.
@@ -99,6 +126,8 @@ impl EndCondition {
             EndCondition::Stalemated => "stalemated",
             EndCondition::NoMoves => "no-moves",
             EndCondition::Extinct => "extinct",
+            EndCondition::Fewer { .. } => "fewer than",
+            EndCondition::Bare { .. } => "bare",
             EndCondition::Repeated(_) => "repeated",
             EndCondition::Quiet { .. } => "quiet plies",
             EndCondition::RoyalCaptured => "royal-captured",

@@ -156,6 +156,7 @@ codes! {
     EndConditionTwice = "end-condition-twice",
     RepeatedTooFew = "repeated-too-few",
     QuietPliesZero = "quiet-plies-zero",
+    FewerThanZero = "fewer-than-zero",
     GameNeverEnds = "game-never-ends",
 
     // Setup and tests.

@@ -112,6 +112,9 @@ impl<'r> Position<'r> {
             EndCondition::Stalemated => stuck && !self.in_check(),
             EndCondition::NoMoves => stuck,
             EndCondition::Extinct => self.has_no_pieces(self.to_move),
+            EndCondition::Fewer { .. } | EndCondition::Bare { .. } => {
+                self.counted_subject(condition).is_some()
+            }
             EndCondition::RoyalCaptured => !self.has_royal(self.to_move),
             EndCondition::Repeated(n) => self.occurrences() >= n,
             EndCondition::Quiet { plies, .. } => self.halfmove >= plies,
@@ -130,6 +133,21 @@ impl<'r> Position<'r> {
             EndCondition::Stalemated => format!("{name} is stalemated"),
             EndCondition::NoMoves => format!("{name} has no move"),
             EndCondition::Extinct => format!("{name} has no pieces"),
+            EndCondition::Fewer { below, counted } => {
+                let counts = (rules.endings.counted[counted as usize].iter())
+                    .map(|&kinds| (kinds, self.count_of(player, kinds)));
+                let (kinds, left) = counts.min_by_key(|&(_, n)| n).unwrap_or((1, 0));
+                let piece = &rules.pieces.kinds[kinds.trailing_zeros() as usize].name;
+                match left {
+                    0 => format!("{name} has no {piece} left"),
+                    _ => format!("{name} has only {left} {piece} left, fewer than {below}"),
+                }
+            }
+            EndCondition::Bare { .. } => {
+                let royal = rules.derived.royal_kinds.trailing_zeros() as usize;
+                let royal = rules.pieces.kinds.get(royal).map_or("royal", |k| &k.name);
+                format!("{name} has nothing left but the {royal}")
+            }
             EndCondition::RoyalCaptured => format!("{name}'s royal piece was captured"),
             EndCondition::Repeated(n) => format!("the position occurred {n} times"),
             EndCondition::Quiet { plies: n, .. } => {
@@ -178,6 +196,10 @@ impl<'r> Position<'r> {
                 let reached = self.goal_reached(kinds, zone);
                 (reached, reached.trailing_zeros() as usize)
             }
+            EndCondition::Fewer { .. } | EndCondition::Bare { .. } => {
+                let subject = self.counted_subject(condition).unwrap_or(mover);
+                (1 << subject, subject)
+            }
             _ => (1 << mover, mover),
         };
         let reason = self.reason(condition, subject, mover);
@@ -204,6 +226,63 @@ impl<'r> Position<'r> {
             .filter(|&p| p != self.to_move && self.alive & (1 << p) != 0)
             .filter(|&p| (self.kinds_set::<B>(p, kinds) & rules.zones.squares::<B>(zone, p)).any())
             .fold(0, |players, p| players | 1 << p))
+    }
+
+    /// The player a count of pieces (`Fewer`, `Bare`) holds for. In games that take players
+    /// out, only the player to move is judged; otherwise every player still in, the player to
+    /// move last, so that a count the last turn brought down is judged first.
+    fn counted_subject(&self, condition: EndCondition) -> Option<usize> {
+        let count = self.rules.players.count();
+        let mover = self.to_move;
+        let judged = match self.rules.derived.eliminates {
+            true => mover..mover + 1,
+            false => mover + 1..mover + count + 1,
+        };
+        judged
+            .map(|p| p % count)
+            .filter(|&p| self.alive & (1 << p) != 0)
+            .find(|&p| match condition {
+                EndCondition::Fewer { below, counted } => {
+                    (self.rules.endings.counted[counted as usize].iter())
+                        .any(|&kinds| self.count_of(p, kinds) < below)
+                }
+                EndCondition::Bare { reply } => self.bare_loses(p, reply),
+                _ => false,
+            })
+    }
+
+    /// Whether `player`, if bare, is judged so now. With a reply, the player to move still
+    /// moves while one capture could bare an opponent (who has a single piece besides royal
+    /// ones), and another player is judged only while the player to move is not bare.
+    fn bare_loses(&self, player: usize, reply: bool) -> bool {
+        if self.spare_pieces(player) > 0 {
+            return false;
+        }
+        let others =
+            (0..self.rules.players.count()).filter(|&p| p != player && self.alive & (1 << p) != 0);
+        match (reply, player == self.to_move) {
+            (false, _) => true,
+            (true, true) => others.map(|p| self.spare_pieces(p)).any(|n| n > 1),
+            (true, false) => self.spare_pieces(self.to_move) > 0,
+        }
+    }
+
+    /// How many pieces of `kinds` `player` has, on the board and in hand.
+    fn count_of(&self, player: usize, kinds: u64) -> u32 {
+        let on_board = at_width!(self.rules, B => self.kinds_set::<B>(player, kinds).count());
+        let in_hand: u32 = (0..self.rules.pieces.kinds.len())
+            .filter(|kind| kinds & (1 << kind) != 0)
+            .map(|kind| u32::from(self.hands[self.hand_slot(player, kind)]))
+            .sum();
+        on_board + in_hand
+    }
+
+    /// How many pieces other than royal ones `player` has, on the board and in hand.
+    fn spare_pieces(&self, player: usize) -> u32 {
+        self.count_of(
+            player,
+            self.rules.pieces.all() & !self.rules.derived.royal_kinds,
+        )
     }
 
     /// A draw shared by the players still in.

@@ -480,7 +480,14 @@ pub enum EndCondition {
     NoMoves,
     RoyalCaptured,
     Exposed,
-    Extinct,
+    /// No piece at all is left, or none of the named kind.
+    Extinct(Option<Name>),
+    /// Fewer than this many pieces of one of the named kinds are left.
+    Fewer(Spanned<u32>, Vec<Name>),
+    /// Only royal pieces are left; `reply` gives the bare player one turn to answer.
+    Bare {
+        reply: bool,
+    },
     Repeated(Spanned<u32>),
     Immobilized(Name),
     /// A piece of this kind stands in the zone.

@@ -848,7 +848,15 @@ impl Builder {
                 Rule::no_moves => EndCondition::NoMoves,
                 Rule::royal_captured => EndCondition::RoyalCaptured,
                 Rule::exposed => EndCondition::Exposed,
-                Rule::extinct => EndCondition::Extinct,
+                Rule::extinct => EndCondition::Extinct(parts(inner).next().map(|p| self.name(p))),
+                Rule::fewer => {
+                    let mut items = parts(inner);
+                    let count = self.small(items.next().expect("count"));
+                    EndCondition::Fewer(count, items.map(|name| self.name(name)).collect())
+                }
+                Rule::bare => EndCondition::Bare {
+                    reply: inner.into_inner().any(|p| p.as_rule() == Rule::kw_reply),
+                },
                 Rule::repeated => {
                     EndCondition::Repeated(self.small(parts(inner).next().expect("count")))
                 }

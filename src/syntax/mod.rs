@@ -166,9 +166,12 @@ fn syntax_problem(
     };
     let mut condition_help = None;
     let after_piece = !positives.is_empty()
-        && positives
-            .iter()
-            .all(|r| matches!(r, Rule::kw_immobilized | Rule::kw_reaches));
+        && positives.iter().all(|r| {
+            matches!(
+                r,
+                Rule::kw_immobilized | Rule::kw_reaches | Rule::kw_extinct
+            )
+        });
     if after_piece
         && did_you_mean(found_at(&text[start..]), &positives).is_none()
         && ends_line(text, start)
@@ -186,7 +189,7 @@ fn syntax_problem(
     } else if after_piece {
         // `win when King enters hill`: the piece name may be right; what follows it is not.
         condition_help = Some(format!(
-            "a piece name in an end condition is followed by `immobilized` or `reaches ZONE`; the end conditions are {}",
+            "a piece name in an end condition is followed by `extinct`, `immobilized` or `reaches ZONE`; the end conditions are {}",
             describe_rule(Rule::end_condition)
                 .trim_start_matches("an end condition (")
                 .trim_end_matches(')')
@@ -352,7 +355,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         counter_rule | counter_event => "a counter event (move, lost, checked, turn-end)",
         counter_action => "`add`/`set`/`reset`",
         end_condition => {
-            "an end condition (`checkmated`/`stalemated`/`no-moves`/`royal-captured`/`exposed`/`extinct`/`repeated N`/`PIECE immobilized`/`PIECE reaches ZONE`)"
+            "an end condition (`checkmated`/`stalemated`/`no-moves`/`royal-captured`/`exposed`/`extinct`/`PIECE extinct`/`fewer than N PIECE…`/`bare`/`repeated N`/`PIECE immobilized`/`PIECE reaches ZONE`)"
         }
         outcome => "`win`/`lose`/`draw`",
         p_open_brace => "`{`",

@@ -10,7 +10,7 @@ use fairy::notation::{fen, moves};
 use fairy::pipeline;
 
 /// Every shipped rule file.
-pub const SHIPPED: [&str; 11] = [
+pub const SHIPPED: [&str; 13] = [
     "chess",
     "giveaway",
     "crazyhouse",
@@ -22,6 +22,8 @@ pub const SHIPPED: [&str; 11] = [
     "amphora",
     "yonin-bishogi",
     "xiangqi",
+    "shatranj",
+    "makruk",
 ];
 
 /// The text of a shipped rule file by name (`chess`), or of another rule file by path
