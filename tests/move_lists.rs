@@ -555,3 +555,49 @@ move_list!(
     "4k3/P5p1/8/8/8/8/8/4K3 w - - 0 1",
     "a7a8k"
 );
+
+// Racing Kings: no move may give check: the Rook on b1 may not go to a1 or b6. White's King
+// on the eighth rank lets Black follow when its King can reach the rank: following draws.
+move_list!(
+    racingkings_no_move_gives_check,
+    "variants/racingkings",
+    "8/6K1/k7/8/8/8/8/1R6 w - - 0 1"
+);
+move_list!(
+    racingkings_black_may_follow,
+    "variants/racingkings",
+    "8/1k4K1/8/8/8/8/8/R7 w - - 0 1",
+    "g7g8"
+);
+move_list!(
+    racingkings_black_followed,
+    "variants/racingkings",
+    "8/1k4K1/8/8/8/8/8/R7 w - - 0 1",
+    "g7g8 b7b8"
+);
+// Makpong: in check, the King may not step away; it may only take the checker.
+move_list!(
+    makpong_king_in_check_takes_or_stays,
+    "variants/makpong",
+    "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1"
+);
+// Dobutsu: a Lion on the far rank that the opponent attacks must survive the reply.
+move_list!(
+    dobutsu_lion_attacked_on_far_rank,
+    "variants/dobutsu",
+    "1g1/L2/2l/3[] w - - 0 1",
+    "a3a4"
+);
+move_list!(
+    dobutsu_lion_safe_on_far_rank,
+    "variants/dobutsu",
+    "g2/2L/1l1/3[] w - - 0 1",
+    "c3c4"
+);
+// Jeson Mor: the Knight on the centre wins only once it survives the reply.
+move_list!(
+    jesonmor_knight_must_survive_the_reply,
+    "variants/jesonmor",
+    "n8/9/9/2n6/9/9/3N5/9/8N w - - 0 1",
+    "d3e5"
+);

@@ -10,7 +10,7 @@ use super::{BoardShape, Cell};
 use crate::diagnostic::Span;
 use crate::geometry::{Compass, DirectionSet};
 pub use crate::syntax::ast::{
-    Comparison, CounterAction, Linear, Mode as MoveMode, Outcome, PhaseEnd,
+    Comparison, CounterAction, Forbidden, Goal, Linear, Mode as MoveMode, Outcome, PhaseEnd,
 };
 
 macro_rules! ids {
@@ -50,6 +50,8 @@ pub struct Checked {
     /// How many move tags the file declares.
     pub tags: usize,
     pub captures: Captures,
+    /// The kinds of turn `forbid` rules make illegal.
+    pub forbidden: Vec<Forbidden>,
     pub counters: Vec<Counter>,
     /// The phases of the game, in order; a file without phases has one, named `play`.
     pub phases: Vec<Phase>,
@@ -316,7 +318,7 @@ pub enum EndCondition {
     Repeated(u32),
     Immobilized(PieceId),
     /// A piece of this kind stands in the zone, as its owner sees it.
-    Reaches(PieceId, ZoneExpr),
+    Reaches(PieceId, ZoneExpr, Goal),
     /// Plies in a row without a capture (when `captures` says so) or a move of these pieces.
     Quiet {
         plies: u32,

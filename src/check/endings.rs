@@ -28,9 +28,9 @@ impl Checker<'_> {
                 Resolved::Repeated(times.value)
             }
             EndCondition::Immobilized(piece) => Resolved::Immobilized(self.piece(piece)?),
-            EndCondition::Reaches(piece, zone) => {
+            EndCondition::Reaches(piece, zone, goal) => {
                 let zone = self.check_zone_expr(zone, super::zones::ForPlayers::All);
-                Resolved::Reaches(self.piece(piece)?, zone?)
+                Resolved::Reaches(self.piece(piece)?, zone?, *goal)
             }
             EndCondition::Quiet(plies, breakers) => {
                 if plies.value == 0 {

@@ -174,7 +174,7 @@ impl FeatureUses {
             self.body(&trigger.body);
         }
         for rule in file.end_rules() {
-            if let EndCondition::Reaches(_, zone) = &rule.condition.value {
+            if let EndCondition::Reaches(_, zone, _) = &rule.condition.value {
                 self.zone(zone);
             }
             let feature = match rule.condition.value {

@@ -152,6 +152,7 @@ fn check_whole(file: &RuleFile) -> Verdict {
 /// reported).
 struct Resolved {
     captures: checked::Captures,
+    forbidden: Vec<Forbidden>,
     zones: Vec<Option<checked::Zone>>,
     zone_order: Vec<ZoneId>,
     pieces: Vec<Option<pieces::PieceDraft>>,
@@ -404,6 +405,7 @@ impl<'a> Checker<'a> {
         let zone_order = zones::check_zone_cycles(self);
         let mut resolved = Resolved {
             captures,
+            forbidden: Vec::new(),
             zones: Vec::new(),
             zone_order,
             pieces: Vec::new(),
@@ -425,6 +427,7 @@ impl<'a> Checker<'a> {
                 Item::End(rule) => resolved.endings.push(self.check_end(rule)),
                 Item::Setup(setup) => setups.push(self.check_setup(setup)),
                 Item::Test(test) => resolved.tests.push(self.check_test(test)),
+                Item::Forbid(rule) => resolved.forbidden.push(self.check_forbid(rule)),
                 Item::Game(_)
                 | Item::Board(_)
                 | Item::Player(_)
@@ -462,6 +465,7 @@ impl<'a> Checker<'a> {
             forms: self.forms?,
             tags: self.tags.len(),
             captures: resolved.captures,
+            forbidden: resolved.forbidden,
             counters: resolved.counters.into_iter().collect::<Option<_>>()?,
             phases: resolved.phases?,
             triggers: resolved.triggers.into_iter().collect::<Option<_>>()?,
@@ -588,6 +592,22 @@ impl<'a> Checker<'a> {
             }
         }
         resolved
+    }
+
+    /// A `forbid` rule: every one is about check, so the file needs a royal piece.
+    fn check_forbid(&mut self, rule: &Spanned<Forbidden>) -> Forbidden {
+        if !self.has_royal() {
+            self.error(
+                Problem::error(
+                    Code::NeedsRoyal,
+                    "this rule is about check, which needs a royal piece",
+                    rule.span,
+                    "no piece is royal",
+                )
+                .with_help("mark the king with `royal` inside its piece block"),
+            );
+        }
+        rule.value
     }
 
     fn has_royal(&self) -> bool {

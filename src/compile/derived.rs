@@ -130,6 +130,7 @@ impl Derived {
                 && pieces.lends.is_empty()
                 && captures.custodian.is_empty()
                 && castling.free.is_empty()
+                && !turns.forbids.any()
                 && !early_ends
                     .iter()
                     .any(|c| matches!(c, EndCondition::Immobilized(_))),

@@ -2,8 +2,8 @@
 
 use super::moves::MoveCompiler;
 use super::pieces::kinds_of;
-pub use crate::check::checked::Outcome;
 use crate::check::checked::{self, Checked};
+pub use crate::check::checked::{Goal, Outcome};
 
 /// The file's end rules, in file order.
 #[derive(Clone, Debug)]
@@ -68,9 +68,10 @@ fn condition(
             kinds: kinds(pieces),
         },
         checked::EndCondition::Immobilized(piece) => EndCondition::Immobilized(kinds(&[*piece])),
-        checked::EndCondition::Reaches(piece, zone) => EndCondition::Reaches {
+        checked::EndCondition::Reaches(piece, zone, goal) => EndCondition::Reaches {
             kinds: kinds(&[*piece]),
             zone: moves.zone(zone),
+            goal: *goal,
         },
     }
 }
@@ -110,11 +111,12 @@ pub enum EndCondition {
     /// The player to move attacks another player's royal piece: that player is the one
     /// exposed, and the one the rule's outcome is about.
     Exposed,
-    /// Another player than the one to move has a piece of these kinds in the zone (as that
-    /// player sees it): that player is the one the rule's outcome is about.
+    /// A player has a piece of these kinds in the zone (as that player sees it), judged as
+    /// `goal` says: that player is the one the rule's outcome is about.
     Reaches {
         kinds: u64,
         zone: u16,
+        goal: Goal,
     },
 }
 
@@ -145,6 +147,10 @@ impl EndCondition {
                 | EndCondition::Stalemated
                 | EndCondition::NoMoves
                 | EndCondition::Immobilized(_)
+                | EndCondition::Reaches {
+                    goal: Goal::UnlessFollowed,
+                    ..
+                }
         )
     }
 

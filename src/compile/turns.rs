@@ -3,6 +3,7 @@
 //! never sees the syntax tree.
 
 use super::counters::{self, Counter};
+use super::forbidden::Forbids;
 use super::moves::{Gen, Mode, MoveCompiler, tag_number};
 use super::pieces::kinds_of;
 use crate::check::checked::{self, Checked, PieceId};
@@ -17,6 +18,8 @@ pub struct TurnTables {
     pub counters: Vec<Counter>,
     /// A turn of one move of any piece: what a player could do next, for the `checked` event.
     pub move_plan: Plan,
+    /// The turns `forbid` rules make illegal.
+    pub forbids: Forbids,
 }
 
 impl TurnTables {
@@ -40,6 +43,7 @@ impl TurnTables {
                     action: Action::Move { pieces: u64::MAX },
                 }],
             },
+            forbids: Forbids::new(checked),
         }
     }
 

@@ -230,6 +230,49 @@ impl Position<'_> {
         )
     }
 
+    /// Whether `turn` of `mover` obeys the file's `forbid` rules: it gives no check where
+    /// that is forbidden, and in check it moves the royal piece only to take the checker
+    /// where fleeing is forbidden.
+    pub(super) fn obeys_forbids(&mut self, turn: &Turn, mover: usize) -> bool {
+        let forbids = self.rules.turns.forbids;
+        if forbids.royal_flight
+            && !at_width!(self.rules, B => self.flight_allowed::<B>(turn, mover))
+        {
+            return false;
+        }
+        let watched = forbids.check
+            || (forbids.check_by_drop && turn.main().kind == PartKind::Drop)
+            || (forbids.check_by_promotion
+                && turn.parts().iter().any(|p| p.kind == PartKind::Promote));
+        !watched || !self.gives_check(turn, mover)
+    }
+
+    /// Whether `turn` leaves another player's royal piece attacked by `mover`.
+    fn gives_check(&mut self, turn: &Turn, mover: usize) -> bool {
+        self.make_as(turn, mover);
+        let players = self.rules.players.count();
+        let checks = (0..players)
+            .filter(|&p| p != mover && self.alive & (1 << p) != 0)
+            .any(|p| self.royal_attacked_by(p, mover));
+        self.unmake();
+        checks
+    }
+
+    /// Whether `turn` is allowed where a royal piece in check may not flee: a turn that does
+    /// not move a royal piece, or one made out of check, or the capture of the one checker.
+    fn flight_allowed<B: Bitboard>(&self, turn: &Turn, mover: usize) -> bool {
+        let main = turn.main();
+        let moves_royal = matches!(main.kind, PartKind::Move | PartKind::Promote)
+            && self.royal_set::<B>(mover).has(main.from);
+        if !moves_royal || !self.royal_in_danger(mover) {
+            return true;
+        }
+        let attacker = self.next_player(mover);
+        let without_target = !B::bit(main.to);
+        turn.captures
+            && !self.attacked_in(main.from, attacker, self.occupied::<B>(), without_target)
+    }
+
     /// Whether `code` is a royal piece.
     #[inline]
     fn is_royal(&self, code: Code) -> bool {

@@ -6,7 +6,7 @@ use super::steps::Request;
 use super::turn::Turn;
 use crate::bitboard::Bitboard;
 use crate::compile::turns::Plan;
-use crate::compile::{EndCondition, Outcome};
+use crate::compile::{EndCondition, Goal, Outcome};
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,8 +80,9 @@ impl<'r> Position<'r> {
             if rules.derived.eliminates && outcome == Outcome::Lose {
                 continue;
             }
-            if self.holds(condition, turns) {
-                return Some(self.decide(outcome, condition));
+            let subjects = self.subjects(condition, turns);
+            if subjects != 0 {
+                return Some(self.decide(outcome, condition, subjects));
             }
         }
         turns.is_empty().then(|| {
@@ -106,21 +107,40 @@ impl<'r> Position<'r> {
 
     /// Whether an end condition holds for the player to move, who has `turns`.
     pub(super) fn holds(&mut self, condition: EndCondition, turns: &[Turn]) -> bool {
+        self.subjects(condition, turns) != 0
+    }
+
+    /// The players an end condition holds for, as bits, with the player to move having
+    /// `turns`. Most conditions are about the player to move; `exposed`, goals and counts of
+    /// pieces may be about others.
+    fn subjects(&mut self, condition: EndCondition, turns: &[Turn]) -> u32 {
+        let mover = 1 << self.to_move;
+        match condition {
+            EndCondition::Exposed => self.exposed_players(self.to_move),
+            EndCondition::Reaches { kinds, zone, goal } => {
+                self.goal_players(kinds, zone, goal, turns)
+            }
+            EndCondition::Fewer { .. } | EndCondition::Bare { .. } => {
+                self.counted_subject(condition).map_or(0, |p| 1 << p)
+            }
+            _ if self.holds_for_mover(condition, turns) => mover,
+            _ => 0,
+        }
+    }
+
+    /// Whether a condition about the player to move holds.
+    fn holds_for_mover(&mut self, condition: EndCondition, turns: &[Turn]) -> bool {
         let stuck = turns.is_empty();
         match condition {
             EndCondition::Checkmated => stuck && self.in_check(),
             EndCondition::Stalemated => stuck && !self.in_check(),
             EndCondition::NoMoves => stuck,
             EndCondition::Extinct => self.has_no_pieces(self.to_move),
-            EndCondition::Fewer { .. } | EndCondition::Bare { .. } => {
-                self.counted_subject(condition).is_some()
-            }
             EndCondition::RoyalCaptured => !self.has_royal(self.to_move),
             EndCondition::Repeated(n) => self.occurrences() >= n,
             EndCondition::Quiet { plies, .. } => self.halfmove >= plies,
             EndCondition::Immobilized(kinds) => self.immobilized(kinds, turns),
-            EndCondition::Exposed => self.exposed_players(self.to_move) != 0,
-            EndCondition::Reaches { kinds, zone } => self.goal_reached(kinds, zone) != 0,
+            _ => false,
         }
     }
 
@@ -183,27 +203,22 @@ impl<'r> Position<'r> {
         }
     }
 
-    /// The ending an end rule that holds for the player to move gives. The rule is about the
-    /// player to move, except `exposed`, which is about the players they attack.
-    fn decide(&self, outcome: Outcome, condition: EndCondition) -> Ending {
-        let mover = self.to_move;
-        let (subjects, subject) = match condition {
-            EndCondition::Exposed => {
-                let exposed = self.exposed_players(mover);
-                (exposed, exposed.trailing_zeros() as usize)
-            }
-            EndCondition::Reaches { kinds, zone } => {
-                let reached = self.goal_reached(kinds, zone);
-                (reached, reached.trailing_zeros() as usize)
-            }
-            EndCondition::Fewer { .. } | EndCondition::Bare { .. } => {
-                let subject = self.counted_subject(condition).unwrap_or(mover);
-                (1 << subject, subject)
-            }
-            _ => (1 << mover, mover),
-        };
-        let reason = self.reason(condition, subject, mover);
+    /// The ending an end rule that holds for `subjects` gives. Several players reaching
+    /// their goals at once draw.
+    fn decide(&self, outcome: Outcome, condition: EndCondition, subjects: u32) -> Ending {
         let cause = Cause::Rule(condition);
+        let several_goals =
+            matches!(condition, EndCondition::Reaches { .. }) && subjects.count_ones() > 1;
+        if several_goals {
+            let names = &self.rules.players.names;
+            let players: Vec<&str> = (0..names.len())
+                .filter(|p| subjects & (1 << p) != 0)
+                .map(|p| names[p].as_str())
+                .collect();
+            let reason = format!("{} reached their goals together", players.join(" and "));
+            return self.draw(reason, cause);
+        }
+        let reason = self.reason(condition, subjects.trailing_zeros() as usize, self.to_move);
         match outcome {
             Outcome::Win => Ending::Win {
                 players: subjects,
@@ -219,13 +234,63 @@ impl<'r> Position<'r> {
         }
     }
 
-    /// The players other than the one to move with a piece of `kinds` in `zone`, as bits.
-    fn goal_reached(&self, kinds: u64, zone: u16) -> u32 {
+    /// The players whose pieces of `kinds` in `zone` win by `goal`, as bits; the player to
+    /// move has `turns`.
+    fn goal_players(&mut self, kinds: u64, zone: u16, goal: Goal, turns: &[Turn]) -> u32 {
+        let mover = self.to_move;
+        let others = self.alive & !(1 << mover);
+        let in_zone = self.in_goal(kinds, zone);
+        match goal {
+            Goal::Arrival => in_zone & others,
+            Goal::Safe => self.safe_in_goal(kinds, zone),
+            Goal::AfterReply => in_zone & 1 << mover,
+            Goal::UnlessFollowed if in_zone & 1 << mover != 0 => in_zone,
+            Goal::UnlessFollowed => {
+                // Players earlier in the round than the player to move can still be followed.
+                let followable = in_zone & ((1 << mover) - 1);
+                match followable != 0 && self.can_follow(kinds, zone, turns) {
+                    true => in_zone & others & !followable,
+                    false => in_zone & others,
+                }
+            }
+        }
+    }
+
+    /// The players still in with a piece of `kinds` in `zone` (as each sees it), as bits.
+    fn in_goal(&self, kinds: u64, zone: u16) -> u32 {
         let rules = self.rules;
         at_width!(rules, B => (0..rules.players.count())
-            .filter(|&p| p != self.to_move && self.alive & (1 << p) != 0)
+            .filter(|&p| self.alive & (1 << p) != 0)
             .filter(|&p| (self.kinds_set::<B>(p, kinds) & rules.zones.squares::<B>(zone, p)).any())
             .fold(0, |players, p| players | 1 << p))
+    }
+
+    /// The players still in whose pieces of `kinds` in `zone` cannot all be taken by one
+    /// capture: more than one is there, or the one there is attacked by no other player.
+    fn safe_in_goal(&self, kinds: u64, zone: u16) -> u32 {
+        let rules = self.rules;
+        let count = rules.players.count();
+        let attacked = |sq, p: usize| {
+            (0..count).any(|q| q != p && self.alive & (1 << q) != 0 && self.attacked(sq, q))
+        };
+        at_width!(rules, B => (0..count)
+            .filter(|&p| self.alive & (1 << p) != 0)
+            .filter(|&p| {
+                let there = self.kinds_set::<B>(p, kinds) & rules.zones.squares::<B>(zone, p);
+                there.count() > 1 || there.squares().any(|sq| !attacked(sq, p))
+            })
+            .fold(0, |players, p| players | 1 << p))
+    }
+
+    /// Whether one of `turns` of the player to move brings a piece of `kinds` into `zone`.
+    fn can_follow(&mut self, kinds: u64, zone: u16, turns: &[Turn]) -> bool {
+        let mover = self.to_move;
+        turns.iter().any(|turn| {
+            self.make(turn);
+            let followed = self.in_goal(kinds, zone) & 1 << mover != 0;
+            self.unmake();
+            followed
+        })
     }
 
     /// The player a count of pieces (`Fewer`, `Bare`) holds for. In games that take players

@@ -128,6 +128,9 @@ impl<'r> Position<'r> {
             merge_identical(out);
         }
         self.keep_legal(request.player, out);
+        if self.rules.turns.forbids.any() {
+            out.retain(|turn| self.obeys_forbids(turn, request.player));
+        }
         if self.rules.derived.counter_limits {
             out.retain(|turn| self.within_limits(turn, request.player));
         }

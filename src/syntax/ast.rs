@@ -35,6 +35,7 @@ pub enum Item {
     Zone(Zone),
     Piece(Piece),
     Capture(Spanned<CaptureRule>),
+    Forbid(Spanned<Forbidden>),
     Counter(Counter),
     Turn(Turn),
     Phase(Phase),
@@ -331,6 +332,19 @@ pub struct Castle {
 // ---------------------------------------------------------------------------------------------
 // Capture rules and counters
 
+/// A kind of turn a `forbid` rule makes illegal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forbidden {
+    /// Any turn that attacks another player's royal piece.
+    Check,
+    /// A drop that attacks another player's royal piece.
+    CheckByDrop,
+    /// A promotion that attacks another player's royal piece.
+    CheckByPromotion,
+    /// In check, a move of the royal piece other than the capture of the one piece checking it.
+    RoyalFlight,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum CaptureRule {
     ToHand,
@@ -491,8 +505,22 @@ pub enum EndCondition {
     Repeated(Spanned<u32>),
     Immobilized(Name),
     /// A piece of this kind stands in the zone.
-    Reaches(Name, ZoneExpr),
+    Reaches(Name, ZoneExpr, Goal),
     Quiet(Spanned<u32>, Vec<Spanned<QuietBreaker>>),
+}
+
+/// When a piece in its goal zone wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// As soon as it arrives: judged for the players other than the one to move.
+    Arrival,
+    /// While no other player attacks it there: judged for every player.
+    Safe,
+    /// If it is still there when its player's next turn starts.
+    AfterReply,
+    /// As soon as it arrives, unless a player later in the round can bring a piece of the
+    /// kind into the zone on their turn: they get that turn, and following is a draw.
+    UnlessFollowed,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -568,6 +596,7 @@ items_of_kind! {
     zones => Zone(Zone),
     pieces => Piece(Piece),
     captures => Capture(Spanned<CaptureRule>),
+    forbidden => Forbid(Spanned<Forbidden>),
     counters => Counter(Counter),
     turns => Turn(Turn),
     phases => Phase(Phase),

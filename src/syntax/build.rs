@@ -103,6 +103,7 @@ impl Builder {
             Rule::zone => Item::Zone(self.zone(pair)),
             Rule::piece => Item::Piece(self.piece(pair)),
             Rule::capture_rule => Item::Capture(self.capture_rule(pair)),
+            Rule::forbid_rule => Item::Forbid(self.forbid_rule(pair)),
             Rule::counter => Item::Counter(self.counter(pair)),
             Rule::turn => Item::Turn(self.turn(pair)),
             Rule::phase => Item::Phase(self.phase(pair)),
@@ -591,6 +592,20 @@ impl Builder {
     // -----------------------------------------------------------------------------------------
     // Capture rules and counters
 
+    fn forbid_rule(&mut self, pair: P<'_>) -> Spanned<Forbidden> {
+        let span = self.span(&pair);
+        let what = parts(pair).next().expect("forbidden turn");
+        let forbidden = match what.as_rule() {
+            Rule::royal_flight => Forbidden::RoyalFlight,
+            _ => match parts(what).next().map(|by| by.as_rule()) {
+                Some(Rule::by_drop) => Forbidden::CheckByDrop,
+                Some(_) => Forbidden::CheckByPromotion,
+                None => Forbidden::Check,
+            },
+        };
+        Spanned::new(forbidden, span)
+    }
+
     fn capture_rule(&mut self, pair: P<'_>) -> Spanned<CaptureRule> {
         let span = self.span(&pair);
         let option = parts(pair).next().expect("capture option");
@@ -863,7 +878,15 @@ impl Builder {
                 Rule::reaches => {
                     let mut items = parts(inner);
                     let piece = self.name(items.next().expect("piece"));
-                    EndCondition::Reaches(piece, self.zone_expr(items.next().expect("zone")))
+                    let zone = self.zone_expr(items.next().expect("zone"));
+                    let goal = items.next().map_or(Goal::Arrival, |timing| {
+                        match parts(timing).next().expect("timing").as_rule() {
+                            Rule::goal_safe => Goal::Safe,
+                            Rule::goal_after_reply => Goal::AfterReply,
+                            _ => Goal::UnlessFollowed,
+                        }
+                    });
+                    EndCondition::Reaches(piece, zone, goal)
                 }
                 _ => EndCondition::Immobilized(self.name(parts(inner).next().expect("piece"))),
             }

@@ -396,6 +396,15 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_move => "`move`",
         kw_moves => "`moves`",
         kw_capture => "`capture`",
+        kw_forbid => "`forbid`",
+        kw_check => "`check`",
+        kw_flight => "`flight`",
+        kw_unless => "`unless`",
+        kw_followed => "`followed`",
+        kw_fewer => "`fewer`",
+        kw_than => "`than`",
+        kw_bare => "`bare`",
+        kw_reply => "`reply`",
         kw_step => "`step`",
         kw_slide => "`slide`",
         kw_leap => "`leap`",
@@ -531,9 +540,9 @@ fn lexical_problems(source: &str) -> Vec<Problem> {
 /// lines inside pieces and phases, so they start an item only outside brackets; the other
 /// keywords always do, so that an item missing its `}` does not swallow the rest of the file.
 fn item_chunks(source: &str) -> Vec<(usize, usize)> {
-    const ALWAYS: [&str; 13] = [
-        "game", "board", "player", "zone", "piece", "counter", "phase", "on", "win", "lose",
-        "draw", "setup", "test",
+    const ALWAYS: [&str; 14] = [
+        "game", "board", "player", "zone", "piece", "forbid", "counter", "phase", "on", "win",
+        "lose", "draw", "setup", "test",
     ];
     const OUTSIDE_BRACKETS: [&str; 2] = ["capture", "turn"];
     let mut starts = vec![0];
