@@ -601,3 +601,11 @@ move_list!(
     "n8/9/9/2n6/9/9/3N5/9/8N w - - 0 1",
     "d3e5"
 );
+
+// Three-check: Black has been checked twice; the third check loses, though it is no mate.
+move_list!(
+    threecheck_third_check_loses,
+    "variants/3check",
+    "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 checks=0,2",
+    "a1a8"
+);

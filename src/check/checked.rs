@@ -319,6 +319,8 @@ pub enum EndCondition {
     Immobilized(PieceId),
     /// A piece of this kind stands in the zone, as its owner sees it.
     Reaches(PieceId, ZoneExpr, Goal),
+    /// A player's count on the counter is at least the value.
+    CounterReaches(CounterId, u32),
     /// Plies in a row without a capture (when `captures` says so) or a move of these pieces.
     Quiet {
         plies: u32,

@@ -32,6 +32,10 @@ impl Checker<'_> {
                 let zone = self.check_zone_expr(zone, super::zones::ForPlayers::All);
                 Resolved::Reaches(self.piece(piece)?, zone?, *goal)
             }
+            EndCondition::CounterReaches(counter, value) => {
+                let counter = self.counters.resolve(counter, &mut self.problems)?;
+                Resolved::CounterReaches(checked::CounterId(counter), value.value)
+            }
             EndCondition::Quiet(plies, breakers) => {
                 if plies.value == 0 {
                     self.error(Problem::error(
@@ -151,6 +155,9 @@ fn same_condition(a: &EndCondition, b: &EndCondition) -> bool {
         }
         // Goals differ by their zones, which are not compared: several goals may stand.
         (EndCondition::Reaches(..), EndCondition::Reaches(..)) => false,
+        (EndCondition::CounterReaches(c, n), EndCondition::CounterReaches(d, m)) => {
+            c.value == d.value && n.value == m.value
+        }
         _ => std::mem::discriminant(a) == std::mem::discriminant(b),
     }
 }

@@ -49,6 +49,10 @@ fn condition(
         checked::EndCondition::Exposed => EndCondition::Exposed,
         checked::EndCondition::NoMoves => EndCondition::NoMoves,
         checked::EndCondition::Extinct => EndCondition::Extinct,
+        &checked::EndCondition::CounterReaches(counter, value) => EndCondition::CounterReaches {
+            counter: counter.0 as u16,
+            value: value.min(u32::from(u16::MAX)) as u16,
+        },
         checked::EndCondition::Fewer { below, pieces } => {
             counted.push(pieces.iter().map(|&piece| kinds(&[piece])).collect());
             EndCondition::Fewer {
@@ -88,6 +92,11 @@ pub enum EndCondition {
     Fewer {
         below: u32,
         counted: u16,
+    },
+    /// A player's count on the counter is at least `value`: the rule is about that player.
+    CounterReaches {
+        counter: u16,
+        value: u16,
     },
     /// A player has only royal pieces left: the rule is about that player. With `reply`, the
     /// bare player to move still moves, unless no single capture can bare the opponent, and
@@ -130,6 +139,7 @@ impl EndCondition {
             EndCondition::Extinct => "extinct",
             EndCondition::Fewer { .. } => "fewer than",
             EndCondition::Bare { .. } => "bare",
+            EndCondition::CounterReaches { .. } => "counter reaches",
             EndCondition::Repeated(_) => "repeated",
             EndCondition::Quiet { .. } => "quiet plies",
             EndCondition::RoyalCaptured => "royal-captured",

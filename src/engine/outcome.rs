@@ -120,7 +120,9 @@ impl<'r> Position<'r> {
             EndCondition::Reaches { kinds, zone, goal } => {
                 self.goal_players(kinds, zone, goal, turns)
             }
-            EndCondition::Fewer { .. } | EndCondition::Bare { .. } => {
+            EndCondition::Fewer { .. }
+            | EndCondition::Bare { .. }
+            | EndCondition::CounterReaches { .. } => {
                 self.counted_subject(condition).map_or(0, |p| 1 << p)
             }
             _ if self.holds_for_mover(condition, turns) => mover,
@@ -162,6 +164,10 @@ impl<'r> Position<'r> {
                     0 => format!("{name} has no {piece} left"),
                     _ => format!("{name} has only {left} {piece} left, fewer than {below}"),
                 }
+            }
+            EndCondition::CounterReaches { counter, value } => {
+                let counter = &rules.turns.counters[counter as usize].name;
+                format!("{name}'s {counter} reached {value}")
             }
             EndCondition::Bare { .. } => {
                 let royal = rules.derived.royal_kinds.trailing_zeros() as usize;
@@ -293,7 +299,7 @@ impl<'r> Position<'r> {
         })
     }
 
-    /// The player a count of pieces (`Fewer`, `Bare`) holds for. In games that take players
+    /// The player a count of pieces (`Fewer`, `Bare`) or a counter holds for. In games that take players
     /// out, only the player to move is judged; otherwise every player still in, the player to
     /// move last, so that a count the last turn brought down is judged first.
     fn counted_subject(&self, condition: EndCondition) -> Option<usize> {
@@ -312,6 +318,9 @@ impl<'r> Position<'r> {
                         .any(|&kinds| self.count_of(p, kinds) < below)
                 }
                 EndCondition::Bare { reply } => self.bare_loses(p, reply),
+                EndCondition::CounterReaches { counter, value } => {
+                    self.counter(p, counter as usize) >= value
+                }
                 _ => false,
             })
     }

@@ -506,6 +506,8 @@ pub enum EndCondition {
     Immobilized(Name),
     /// A piece of this kind stands in the zone.
     Reaches(Name, ZoneExpr, Goal),
+    /// A player's count on this counter is at least the number.
+    CounterReaches(Name, Spanned<u32>),
     Quiet(Spanned<u32>, Vec<Spanned<QuietBreaker>>),
 }
 

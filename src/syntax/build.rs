@@ -875,6 +875,11 @@ impl Builder {
                 Rule::repeated => {
                     EndCondition::Repeated(self.small(parts(inner).next().expect("count")))
                 }
+                Rule::counter_reaches => {
+                    let mut items = parts(inner);
+                    let counter = self.name(items.next().expect("counter"));
+                    EndCondition::CounterReaches(counter, self.small(items.next().expect("value")))
+                }
                 Rule::reaches => {
                     let mut items = parts(inner);
                     let piece = self.name(items.next().expect("piece"));
