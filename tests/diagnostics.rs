@@ -64,8 +64,8 @@ fn shipped_rule_files_have_no_errors() {
     let files = rule_files("rules");
     assert_eq!(
         files.len(),
-        13,
-        "expected the thirteen rule files in rules/"
+        14,
+        "expected the fourteen rule files in rules/"
     );
     for path in files {
         let text = std::fs::read_to_string(&path).expect("a readable UTF-8 rule file");

@@ -609,3 +609,18 @@ move_list!(
     "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 checks=0,2",
     "a1a8"
 );
+
+// Janggi: the Cannon jumps only over a piece that is not a Cannon and takes anything but a
+// Cannon; Chariots and Cannons use the palace diagonals; a pass is a turn.
+move_list!(
+    janggi_cannons_and_palace_lines,
+    "janggi",
+    "3akr3/4a4/3C1c3/9/9/9/9/3R5/4A4/3K1A3 w - - 0 1"
+);
+// Two passes in a row end the game in a draw.
+move_list!(
+    janggi_two_passes_draw,
+    "janggi",
+    "5k3/9/3P1a3/9/9/9/9/9/4K4/9 w - - 0 1",
+    "pass pass"
+);

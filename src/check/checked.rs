@@ -128,6 +128,8 @@ pub struct MoveRule {
     pub to: Option<ZoneExpr>,
     /// The pieces it may capture, when not all.
     pub takes: Option<Takes>,
+    /// The pieces a hop may jump over, when not all.
+    pub over: Option<Takes>,
     pub lame: bool,
     pub passable: bool,
     pub en_passant: bool,
@@ -136,7 +138,7 @@ pub struct MoveRule {
     pub tag: Option<TagId>,
 }
 
-/// Which pieces a capturing rule may take: the named ones, or all but them.
+/// Which pieces a rule may take (or hop over): the named ones, or all but them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Takes {
     pub except: bool,
@@ -316,6 +318,8 @@ pub enum EndCondition {
         reply: bool,
     },
     Repeated(u32),
+    /// The last turns, this many in a row, were passes.
+    Passed(u32),
     Immobilized(PieceId),
     /// A piece of this kind stands in the zone, as its owner sees it.
     Reaches(PieceId, ZoneExpr, Goal),

@@ -27,6 +27,17 @@ impl Checker<'_> {
                 }
                 Resolved::Repeated(times.value)
             }
+            EndCondition::Passed(turns) => {
+                if turns.value == 0 {
+                    self.error(Problem::error(
+                        Code::PassedZero,
+                        "`passed 0` holds before any turn",
+                        turns.span,
+                        "0",
+                    ));
+                }
+                Resolved::Passed(turns.value)
+            }
             EndCondition::Immobilized(piece) => Resolved::Immobilized(self.piece(piece)?),
             EndCondition::Reaches(piece, zone, goal) => {
                 let zone = self.check_zone_expr(zone, super::zones::ForPlayers::All);

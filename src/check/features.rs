@@ -263,8 +263,11 @@ impl FeatureUses {
                 Modifier::EnPassant => self.note(Feature::EnPassant, modifier.span),
                 Modifier::First => self.note(Feature::FirstMove, modifier.span),
                 Modifier::From(zone) | Modifier::To(zone) => self.zone(zone),
-                Modifier::Lame | Modifier::Passable | Modifier::Tag(_) | Modifier::Takes { .. } => {
-                }
+                Modifier::Lame
+                | Modifier::Passable
+                | Modifier::Tag(_)
+                | Modifier::Takes { .. }
+                | Modifier::Over { .. } => {}
             }
         }
     }

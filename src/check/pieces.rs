@@ -22,7 +22,7 @@ pub(super) enum RuleContext {
 /// which are filled in once every piece is resolved.
 #[derive(Clone, Debug)]
 pub(super) enum RuleOrLike {
-    Rule(checked::MoveRule),
+    Rule(Box<checked::MoveRule>),
     Like(PieceId),
 }
 
@@ -80,7 +80,7 @@ pub(super) fn expand_likes(drafts: Vec<PieceDraft>) -> Vec<checked::Piece> {
 /// `rules` with each `like` replaced by that piece's `moves`, without repeats.
 fn expanded(rules: &[RuleOrLike], moves: &[Vec<checked::MoveRule>]) -> Vec<checked::MoveRule> {
     let every = rules.iter().flat_map(|rule| match rule {
-        RuleOrLike::Rule(rule) => std::slice::from_ref(rule),
+        RuleOrLike::Rule(rule) => std::slice::from_ref(rule.as_ref()),
         RuleOrLike::Like(other) => moves[other.0].as_slice(),
     });
     let mut out: Vec<checked::MoveRule> = Vec::new();
@@ -239,6 +239,7 @@ impl Checker<'_> {
             from: None,
             to: None,
             takes: None,
+            over: None,
             lame: false,
             passable: false,
             en_passant: false,
@@ -268,7 +269,7 @@ impl Checker<'_> {
                 (Some(_), None) => {}
             }
         }
-        resolved.map(RuleOrLike::Rule)
+        resolved.map(|rule| RuleOrLike::Rule(Box::new(rule)))
     }
 
     /// `like PIECE`: the other piece's moves as they are, so no mode or modifier goes with it.
@@ -454,6 +455,10 @@ impl Checker<'_> {
                 except: *except,
                 pieces: self.piece_list(pieces)?,
             })),
+            Modifier::Over { except, pieces } => Some(Applied::Over(checked::Takes {
+                except: *except,
+                pieces: self.piece_list(pieces)?,
+            })),
             Modifier::Lame => Some(Applied::Lame),
             Modifier::Passable => Some(Applied::Passable),
             Modifier::EnPassant => Some(Applied::EnPassant),
@@ -509,6 +514,10 @@ impl Checker<'_> {
                     "no square here can be taken en passant",
                 )
                 .with_help("en passant takes the piece on the square its lame leap passed, as in `leap (0,2) lame passable`"),
+            ),
+            Modifier::Over { .. } if !matches!(rule.atom.value, Atom::Hop(..)) => self.error(
+                Problem::error(Code::OverWithoutHop, "`over` limits what a hop jumps over", modifier.span, "on a rule that does not hop")
+                    .with_help("use it on a hop, as in `hop orthogonal over not Cannon`"),
             ),
             Modifier::EnPassant if matches!(rule.atom.value, Atom::Hop(..) | Atom::Anywhere) => self.error(
                 Problem::error(Code::EnPassantAtom, "en passant needs a step, slide, leap or ride", modifier.span, "not on this move")
@@ -700,6 +709,7 @@ enum Applied {
     From(checked::ZoneExpr),
     To(checked::ZoneExpr),
     Takes(checked::Takes),
+    Over(checked::Takes),
     Lame,
     Passable,
     EnPassant,
@@ -713,6 +723,7 @@ impl Applied {
             Applied::From(zone) => rule.from = Some(zone),
             Applied::To(zone) => rule.to = Some(zone),
             Applied::Takes(takes) => rule.takes = Some(takes),
+            Applied::Over(over) => rule.over = Some(over),
             Applied::Lame => rule.lame = true,
             Applied::Passable => rule.passable = true,
             Applied::EnPassant => rule.en_passant = true,

@@ -488,7 +488,7 @@ impl Checker<'_> {
             // A `like` was refused above: an arrow's flight is written out.
             let checked = self.check_move_rule(rule, RuleContext::Arrow, None);
             match (checked, &mut resolved) {
-                (Some(RuleOrLike::Rule(rule)), Some(resolved)) => resolved.push(rule),
+                (Some(RuleOrLike::Rule(rule)), Some(resolved)) => resolved.push(*rule),
                 (Some(RuleOrLike::Rule(_)), None) => {}
                 (Some(RuleOrLike::Like(_)) | None, _) => resolved = None,
             }

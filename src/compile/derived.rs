@@ -8,6 +8,7 @@ use super::captures::Captures;
 use super::castling::Castling;
 use super::counters::Event;
 use super::endings::{EndCondition, Endings, Outcome};
+use super::moves::ANY_KIND;
 use super::pieces::PieceTables;
 use super::players::Players;
 use super::setup::Start;
@@ -72,6 +73,9 @@ pub struct Derived {
     /// attack tables and the turn's shape (see the engine's royal threats): no piece lends
     /// moves, and no trigger grants a further move.
     pub threats_estimable: bool,
+    /// A hop limited in what it jumps over reads the hurdle's kind from the board, so attacks
+    /// are judged only on positions as they stand: legality makes each turn and tests it.
+    pub board_read_attacks: bool,
     /// The kinds whose moves reset the count of quiet plies.
     pub quiet_breakers: u64,
     /// Whether a capture restarts the count of quiet plies: without a quiet-plies rule the
@@ -101,6 +105,7 @@ impl Derived {
         let gens = || pieces.programs.iter().flatten();
         let limited = turns.counters.iter().filter(|c| c.limit.is_some());
         let eliminates = players.count() > 2;
+        let board_read_attacks = gens().any(|g| g.over != ANY_KIND);
         let quiet = endings.rules.iter().filter_map(|(_, c)| match *c {
             EndCondition::Quiet {
                 captures, kinds, ..
@@ -131,6 +136,7 @@ impl Derived {
                 && captures.custodian.is_empty()
                 && castling.free.is_empty()
                 && !turns.forbids.any()
+                && !board_read_attacks
                 && !early_ends
                     .iter()
                     .any(|c| matches!(c, EndCondition::Immobilized(_))),
@@ -138,6 +144,7 @@ impl Derived {
                 && !(turns.triggers.iter())
                     .flat_map(|t| t.plans.iter().flat_map(|p| &p.steps))
                     .any(|step| matches!(step.action, Action::Move { .. })),
+            board_read_attacks,
             royal,
             royal_kinds: (kinds.iter().enumerate())
                 .filter(|(_, k)| k.royal)

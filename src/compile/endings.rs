@@ -62,6 +62,7 @@ fn condition(
         }
         &checked::EndCondition::Bare { reply } => EndCondition::Bare { reply },
         checked::EndCondition::Repeated(n) => EndCondition::Repeated(*n),
+        checked::EndCondition::Passed(n) => EndCondition::Passed((*n).min(255) as u8),
         checked::EndCondition::Quiet {
             plies,
             captures,
@@ -105,6 +106,8 @@ pub enum EndCondition {
         reply: bool,
     },
     Repeated(u32),
+    /// The last turns, this many in a row, were passes.
+    Passed(u8),
     /// `plies` in a row without a capture (when `captures` says so) or a move of one of the
     /// kinds in the mask.
     Quiet {
@@ -141,6 +144,7 @@ impl EndCondition {
             EndCondition::Bare { .. } => "bare",
             EndCondition::CounterReaches { .. } => "counter reaches",
             EndCondition::Repeated(_) => "repeated",
+            EndCondition::Passed(_) => "passed",
             EndCondition::Quiet { .. } => "quiet plies",
             EndCondition::RoyalCaptured => "royal-captured",
             EndCondition::Immobilized(_) => "immobilized",

@@ -53,6 +53,8 @@ pub struct Gen {
     pub to_zone: Option<u16>,
     /// The kinds it may capture, as a mask; [`ANY_KIND`] for all.
     pub takes: u64,
+    /// The kinds a hop may jump over, as a mask; [`ANY_KIND`] for all (blocked squares too).
+    pub over: u64,
     /// Squares, as vectors from the start, that must be empty for a lame leap.
     pub path: Vec<u16>,
     pub passable: bool,
@@ -83,9 +85,9 @@ impl Gen {
     }
 
     /// Whether the rule applies from every square, every time, to every square, taking any
-    /// piece: no zone, no first move, no limit on what it takes.
+    /// piece: no zone, no first move, no limit on what it takes or hops over.
     pub fn unconditional(&self) -> bool {
-        self.from_zone.is_none() && !self.first && !self.limits_targets()
+        self.from_zone.is_none() && !self.first && !self.limits_targets() && self.over == ANY_KIND
     }
 }
 
@@ -161,13 +163,16 @@ impl<'a> MoveCompiler<'a> {
         };
         let from_zone = rule.from.as_ref().map(|zone| self.zone(zone));
         let to_zone = rule.to.as_ref().map(|zone| self.zone(zone));
-        let takes = rule.takes.as_ref().map_or(ANY_KIND, |takes| {
-            let named = kinds_of(self.forms, &takes.pieces);
-            match takes.except {
-                true => !named,
-                false => named,
-            }
-        });
+        let filter = |filter: &Option<checked::Takes>| {
+            filter.as_ref().map_or(ANY_KIND, |filter| {
+                let named = kinds_of(self.forms, &filter.pieces);
+                match filter.except {
+                    true => !named,
+                    false => named,
+                }
+            })
+        };
+        let (takes, over) = (filter(&rule.takes), filter(&rule.over));
         let mut lines: Vec<((i32, i32), Vec<u16>)> = Vec::new();
         for (a, b) in bases {
             for image in images(a, b).into_iter().filter(|&v| set.selects(v)) {
@@ -202,6 +207,7 @@ impl<'a> MoveCompiler<'a> {
                     from_zone,
                     to_zone,
                     takes,
+                    over,
                     path,
                     passable: rule.passable,
                     en_passant: rule.en_passant,

@@ -157,6 +157,8 @@ codes! {
     RepeatedTooFew = "repeated-too-few",
     QuietPliesZero = "quiet-plies-zero",
     FewerThanZero = "fewer-than-zero",
+    OverWithoutHop = "over-without-hop",
+    PassedZero = "passed-zero",
     GameNeverEnds = "game-never-ends",
 
     // Setup and tests.

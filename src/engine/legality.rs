@@ -173,7 +173,7 @@ impl Position<'_> {
     /// (custodian captures, the pie choice, a move onto a square the turn already changed).
     fn safe_after<B: Bitboard>(&self, turn: &Turn, mover: usize) -> Option<bool> {
         let rules = self.rules;
-        if !rules.captures.custodian.is_empty() {
+        if !rules.captures.custodian.is_empty() || rules.derived.board_read_attacks {
             return None;
         }
         let mut occupied = self.occupied::<B>();

@@ -140,6 +140,7 @@ impl<'r> Position<'r> {
             EndCondition::Extinct => self.has_no_pieces(self.to_move),
             EndCondition::RoyalCaptured => !self.has_royal(self.to_move),
             EndCondition::Repeated(n) => self.occurrences() >= n,
+            EndCondition::Passed(n) => self.passes >= n,
             EndCondition::Quiet { plies, .. } => self.halfmove >= plies,
             EndCondition::Immobilized(kinds) => self.immobilized(kinds, turns),
             _ => false,
@@ -176,6 +177,7 @@ impl<'r> Position<'r> {
             }
             EndCondition::RoyalCaptured => format!("{name}'s royal piece was captured"),
             EndCondition::Repeated(n) => format!("the position occurred {n} times"),
+            EndCondition::Passed(n) => format!("the last {n} turns were passes"),
             EndCondition::Quiet { plies: n, .. } => {
                 format!("{n} plies passed without a capture or a counted move")
             }

@@ -34,6 +34,7 @@ struct Undo {
     last_out: Option<Out>,
     halfmove: u32,
     fullmove: u32,
+    passes: u8,
 }
 
 /// The last player taken out of the game, for saying how it ended.
@@ -74,6 +75,8 @@ pub struct Position<'r> {
     /// The player allowed to capture en passant.
     pub(super) ep_player: u8,
     pub(super) halfmove: u32,
+    /// How many of the last turns, in a row, were passes.
+    pub(super) passes: u8,
     pub(super) fullmove: u32,
     pub(super) hash: u64,
     /// The players still in the game, as bits.
@@ -122,6 +125,7 @@ impl<'r> Position<'r> {
             ep_victim: NO_SQUARE,
             ep_player: 0,
             halfmove: setup.halfmove,
+            passes: 0,
             fullmove: setup.fullmove,
             hash: 0,
             alive: setup.alive,
@@ -527,6 +531,7 @@ impl<'r> Position<'r> {
             last_out: self.last_out,
             halfmove: self.halfmove,
             fullmove: self.fullmove,
+            passes: self.passes,
         });
         let rules = self.rules;
         let z = &rules.zobrist;
@@ -552,6 +557,10 @@ impl<'r> Position<'r> {
             self.halfmove.saturating_add(1)
         } else {
             0
+        };
+        self.passes = match turn.parts().iter().all(|p| p.kind == PartKind::Pass) {
+            true => self.passes.saturating_add(1),
+            false => 0,
         };
         if !rules.turns.counters.is_empty() {
             let lost = std::mem::take(&mut self.lost);
@@ -711,6 +720,7 @@ impl<'r> Position<'r> {
         self.last_out = undo.last_out;
         self.halfmove = undo.halfmove;
         self.fullmove = undo.fullmove;
+        self.passes = undo.passes;
     }
 
     /// Whether `player` has a piece that could capture en passant on `sq`. The square is opened

@@ -106,6 +106,14 @@ impl Position<'_> {
         }
     }
 
+    /// Whether the piece on `hurdle` is of one of the kinds `over` allows hopping over. The
+    /// board is read as it stands: legality then never predicts a position (see
+    /// `Derived::board_read_attacks`).
+    fn may_hop_over(&self, over: u64, hurdle: Sq) -> bool {
+        self.piece(self.board[hurdle as usize])
+            .is_some_and(|(kind, _)| over & (1 << kind) != 0)
+    }
+
     /// Where a hop over exactly one piece (or blocked square) along the rule's line lands:
     /// just beyond the hurdle, or anywhere beyond it up to the next piece.
     fn hop_targets<B: Bitboard>(&self, rule: &Gen, hop: Hop, from: Sq, occupied: B) -> B {
@@ -115,6 +123,9 @@ impl Position<'_> {
             return B::NONE;
         }
         let hurdle = bits.nearest(rule.line, ahead);
+        if rule.over != ANY_KIND && !self.may_hop_over(rule.over, hurdle) {
+            return B::NONE;
+        }
         match hop {
             Hop::JustBeyond => match self.rules.geometry.step(rule.vector, hurdle) {
                 NO_SQUARE => B::NONE,

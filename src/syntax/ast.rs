@@ -261,6 +261,11 @@ pub enum Modifier {
         except: bool,
         pieces: Vec<Name>,
     },
+    /// Hops only over the named pieces, or over all but them when `except`.
+    Over {
+        except: bool,
+        pieces: Vec<Name>,
+    },
     Lame,
     EnPassant,
     Passable,
@@ -503,6 +508,8 @@ pub enum EndCondition {
         reply: bool,
     },
     Repeated(Spanned<u32>),
+    /// The last turns, this many in a row, were passes.
+    Passed(Spanned<u32>),
     Immobilized(Name),
     /// A piece of this kind stands in the zone.
     Reaches(Name, ZoneExpr, Goal),

@@ -46,6 +46,19 @@ impl Builder {
         parts(pair).map(|p| self.name(p)).collect()
     }
 
+    /// The pieces of `takes` or `over`, and whether `not` turns the list into its exceptions.
+    fn piece_filter(&self, pair: P<'_>) -> (bool, Vec<Name>) {
+        let mut except = false;
+        let mut pieces = Vec::new();
+        for item in parts(pair) {
+            match item.as_rule() {
+                Rule::negation => except = true,
+                _ => pieces.push(self.name(item)),
+            }
+        }
+        (except, pieces)
+    }
+
     fn number(&mut self, pair: P<'_>) -> Spanned<u64> {
         let span = self.span(&pair);
         let value = pair.as_str().parse::<u64>().unwrap_or_else(|_| {
@@ -383,15 +396,13 @@ impl Builder {
                 }
                 Rule::takes => {
                     let span = self.span(&part);
-                    let mut except = false;
-                    let mut pieces = Vec::new();
-                    for item in parts(part) {
-                        match item.as_rule() {
-                            Rule::negation => except = true,
-                            _ => pieces.push(self.name(item)),
-                        }
-                    }
+                    let (except, pieces) = self.piece_filter(part);
                     modifiers.push(Spanned::new(Modifier::Takes { except, pieces }, span));
+                }
+                Rule::over => {
+                    let span = self.span(&part);
+                    let (except, pieces) = self.piece_filter(part);
+                    modifiers.push(Spanned::new(Modifier::Over { except, pieces }, span));
                 }
                 Rule::lame => modifiers.push(Spanned::new(Modifier::Lame, self.span(&part))),
                 Rule::en_passant => {
@@ -874,6 +885,9 @@ impl Builder {
                 },
                 Rule::repeated => {
                     EndCondition::Repeated(self.small(parts(inner).next().expect("count")))
+                }
+                Rule::passed => {
+                    EndCondition::Passed(self.small(parts(inner).next().expect("count")))
                 }
                 Rule::counter_reaches => {
                     let mut items = parts(inner);

@@ -397,6 +397,8 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_moves => "`moves`",
         kw_capture => "`capture`",
         kw_forbid => "`forbid`",
+        kw_over => "`over`",
+        kw_passed => "`passed`",
         kw_check => "`check`",
         kw_flight => "`flight`",
         kw_unless => "`unless`",

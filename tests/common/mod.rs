@@ -10,7 +10,7 @@ use fairy::notation::{fen, moves};
 use fairy::pipeline;
 
 /// Every shipped rule file.
-pub const SHIPPED: [&str; 13] = [
+pub const SHIPPED: [&str; 14] = [
     "chess",
     "giveaway",
     "crazyhouse",
@@ -24,6 +24,7 @@ pub const SHIPPED: [&str; 13] = [
     "xiangqi",
     "shatranj",
     "makruk",
+    "janggi",
 ];
 
 /// The text of a shipped rule file by name (`chess`), or of another rule file by path
