@@ -132,6 +132,12 @@ impl Names {
         if !suggest {
             return problem;
         }
+        if self.kind == NameKind::Zone && looks_like_square(&name.value) {
+            return problem.with_help(format!(
+                "a zone of squares is written in braces: `{{ {} }}`",
+                name.value
+            ));
+        }
         if let Some(close) = closest(&name.value, self.iter()) {
             return problem.with_help(format!("did you mean `{close}`?"));
         }
@@ -165,4 +171,12 @@ fn plural(kind: &str) -> String {
 /// Whether `problem` says that `name`, of any kind, is unknown, in `text`.
 pub fn is_unknown(problem: &Problem, name: &str, text: &str) -> bool {
     problem.code.is_unknown_name() && text.get(problem.span.start..problem.span.end) == Some(name)
+}
+
+/// Whether a name is written like a square (`e5`): a letter, then digits.
+fn looks_like_square(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.clone().next().is_some()
+        && chars.all(|c| c.is_ascii_digit())
 }
