@@ -17,25 +17,13 @@ impl Checker<'_> {
                 self.about_royal(condition.span, Resolved::RoyalCaptured)
             }
             EndCondition::Repeated(times) => {
-                if times.value < 2 {
-                    self.error(Problem::error(
-                        Code::RepeatedTooFew,
-                        "a position repeats at least twice",
-                        times.span,
-                        "too few",
-                    ));
-                }
+                let message = "a position repeats at least twice";
+                self.at_least(2, times, Code::RepeatedTooFew, message, "too few");
                 Resolved::Repeated(times.value)
             }
             EndCondition::Passed(turns) => {
-                if turns.value == 0 {
-                    self.error(Problem::error(
-                        Code::PassedZero,
-                        "`passed 0` holds before any turn",
-                        turns.span,
-                        "0",
-                    ));
-                }
+                let message = "`passed 0` holds before any turn";
+                self.at_least(1, turns, Code::PassedZero, message, "0");
                 Resolved::Passed(turns.value)
             }
             EndCondition::Immobilized(piece) => Resolved::Immobilized(self.piece(piece)?),
@@ -48,14 +36,8 @@ impl Checker<'_> {
                 Resolved::CounterReaches(checked::CounterId(counter), value.value)
             }
             EndCondition::Quiet(plies, breakers) => {
-                if plies.value == 0 {
-                    self.error(Problem::error(
-                        Code::QuietPliesZero,
-                        "a limit of 0 plies ends every game at once",
-                        plies.span,
-                        "0",
-                    ));
-                }
+                let message = "a limit of 0 plies ends every game at once";
+                self.at_least(1, plies, Code::QuietPliesZero, message, "0");
                 let moved: Vec<Name> = breakers
                     .iter()
                     .filter_map(|breaker| match &breaker.value {
@@ -76,14 +58,8 @@ impl Checker<'_> {
                 pieces: vec![self.piece(piece)?],
             },
             EndCondition::Fewer(count, pieces) => {
-                if count.value == 0 {
-                    self.error(Problem::error(
-                        Code::FewerThanZero,
-                        "no count is fewer than 0",
-                        count.span,
-                        "never holds",
-                    ));
-                }
+                let message = "no count is fewer than 0";
+                self.at_least(1, count, Code::FewerThanZero, message, "never holds");
                 Resolved::Fewer {
                     below: count.value,
                     pieces: self.piece_list(pieces)?,
@@ -97,6 +73,20 @@ impl Checker<'_> {
             outcome: rule.outcome.value,
             condition: resolved,
         })
+    }
+
+    /// Reports `number` where it is below `least`, the smallest count that means anything.
+    fn at_least(
+        &mut self,
+        least: u32,
+        number: &Spanned<u32>,
+        code: Code,
+        message: &str,
+        label: &str,
+    ) {
+        if number.value < least {
+            self.error(Problem::error(code, message, number.span, label));
+        }
     }
 
     /// A condition about royal pieces, which the file must have.

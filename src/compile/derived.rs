@@ -76,6 +76,8 @@ pub struct Derived {
     /// A hop limited in what it jumps over reads the hurdle's kind from the board, so attacks
     /// are judged only on positions as they stand: legality makes each turn and tests it.
     pub board_read_attacks: bool,
+    /// An end rule counts passes in a row, so each turn keeps the count.
+    pub counts_passes: bool,
     /// The kinds whose moves reset the count of quiet plies.
     pub quiet_breakers: u64,
     /// Whether a capture restarts the count of quiet plies: without a quiet-plies rule the
@@ -145,6 +147,8 @@ impl Derived {
                     .flat_map(|t| t.plans.iter().flat_map(|p| &p.steps))
                     .any(|step| matches!(step.action, Action::Move { .. })),
             board_read_attacks,
+            counts_passes: (endings.rules.iter())
+                .any(|(_, c)| matches!(c, EndCondition::Passed(_))),
             royal,
             royal_kinds: (kinds.iter().enumerate())
                 .filter(|(_, k)| k.royal)

@@ -167,7 +167,8 @@ impl PieceTables {
 
     /// Every kind, as a mask.
     pub fn all(&self) -> u64 {
-        (1u64 << self.kinds.len()) - 1
+        1u64.checked_shl(self.kinds.len() as u32)
+            .map_or(u64::MAX, |bit| bit - 1)
     }
 
     /// Groups the capturing moves of `player`'s pieces by line, reversed for the attack test.

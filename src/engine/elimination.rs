@@ -113,8 +113,8 @@ impl Position<'_> {
 
     /// The other players still in whose royal piece `mover` attacks, as bits.
     pub(super) fn exposed_players(&self, mover: usize) -> u32 {
-        (0..self.rules.players.count())
-            .filter(|&p| p != mover && self.alive & (1 << p) != 0)
+        self.players_still_in()
+            .filter(|&p| p != mover)
             .filter(|&p| self.royal_attacked_by(p, mover))
             .fold(0, |bits, p| bits | 1 << p)
     }

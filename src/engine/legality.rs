@@ -250,9 +250,8 @@ impl Position<'_> {
     /// Whether `turn` leaves another player's royal piece attacked by `mover`.
     fn gives_check(&mut self, turn: &Turn, mover: usize) -> bool {
         self.make_as(turn, mover);
-        let players = self.rules.players.count();
-        let checks = (0..players)
-            .filter(|&p| p != mover && self.alive & (1 << p) != 0)
+        let checks = (self.players_still_in())
+            .filter(|&p| p != mover)
             .any(|p| self.royal_attacked_by(p, mover));
         self.unmake();
         checks

@@ -267,8 +267,7 @@ impl<'r> Position<'r> {
     /// The players still in with a piece of `kinds` in `zone` (as each sees it), as bits.
     fn in_goal(&self, kinds: u64, zone: u16) -> u32 {
         let rules = self.rules;
-        at_width!(rules, B => (0..rules.players.count())
-            .filter(|&p| self.alive & (1 << p) != 0)
+        at_width!(rules, B => self.players_still_in()
             .filter(|&p| (self.kinds_set::<B>(p, kinds) & rules.zones.squares::<B>(zone, p)).any())
             .fold(0, |players, p| players | 1 << p))
     }
@@ -277,12 +276,11 @@ impl<'r> Position<'r> {
     /// capture: more than one is there, or the one there is attacked by no other player.
     fn safe_in_goal(&self, kinds: u64, zone: u16) -> u32 {
         let rules = self.rules;
-        let count = rules.players.count();
         let attacked = |sq, p: usize| {
-            (0..count).any(|q| q != p && self.alive & (1 << q) != 0 && self.attacked(sq, q))
+            self.players_still_in()
+                .any(|q| q != p && self.attacked(sq, q))
         };
-        at_width!(rules, B => (0..count)
-            .filter(|&p| self.alive & (1 << p) != 0)
+        at_width!(rules, B => self.players_still_in()
             .filter(|&p| {
                 let there = self.kinds_set::<B>(p, kinds) & rules.zones.squares::<B>(zone, p);
                 there.count() > 1 || there.squares().any(|sq| !attacked(sq, p))
@@ -301,9 +299,9 @@ impl<'r> Position<'r> {
         })
     }
 
-    /// The player a count of pieces (`Fewer`, `Bare`) or a counter holds for. In games that take players
-    /// out, only the player to move is judged; otherwise every player still in, the player to
-    /// move last, so that a count the last turn brought down is judged first.
+    /// The player a count of pieces (`Fewer`, `Bare`) or a counter holds for. In games that
+    /// take players out, only the player to move is judged; otherwise every player still in,
+    /// the player to move last, so that a count the last turn brought down is judged first.
     fn counted_subject(&self, condition: EndCondition) -> Option<usize> {
         let count = self.rules.players.count();
         let mover = self.to_move;
@@ -334,11 +332,10 @@ impl<'r> Position<'r> {
         if self.spare_pieces(player) > 0 {
             return false;
         }
-        let others =
-            (0..self.rules.players.count()).filter(|&p| p != player && self.alive & (1 << p) != 0);
+        let mut others = self.players_still_in().filter(|&p| p != player);
         match (reply, player == self.to_move) {
             (false, _) => true,
-            (true, true) => others.map(|p| self.spare_pieces(p)).any(|n| n > 1),
+            (true, true) => others.any(|p| self.spare_pieces(p) > 1),
             (true, false) => self.spare_pieces(self.to_move) > 0,
         }
     }
@@ -372,15 +369,7 @@ impl<'r> Position<'r> {
 
     /// Whether `player` has no piece on the board or in hand.
     pub fn has_no_pieces(&self, player: usize) -> bool {
-        let on_board = self
-            .board
-            .iter()
-            .any(|&c| self.piece(c).is_some_and(|(_, p)| p == player));
-        let kinds = self.rules.pieces.kinds.len();
-        let in_hand = self.hands[player * kinds..(player + 1) * kinds]
-            .iter()
-            .any(|&n| n > 0);
-        !on_board && !in_hand
+        self.count_of(player, self.rules.pieces.all()) == 0
     }
 
     /// Whether no piece of `kinds` of the player to move has a complete ordinary turn now,

@@ -75,7 +75,7 @@ pub struct Position<'r> {
     /// The player allowed to capture en passant.
     pub(super) ep_player: u8,
     pub(super) halfmove: u32,
-    /// How many of the last turns, in a row, were passes.
+    /// How many of the last turns, in a row, were passes (kept only when an end rule asks).
     pub(super) passes: u8,
     pub(super) fullmove: u32,
     pub(super) hash: u64,
@@ -247,6 +247,11 @@ impl<'r> Position<'r> {
     #[inline]
     pub fn piece(&self, code: Code) -> Option<(usize, usize)> {
         (code != EMPTY && code != BLOCKED).then(|| self.rules.pieces.split(code))
+    }
+
+    /// The players still in the game, in turn order.
+    pub(super) fn players_still_in(&self) -> impl Iterator<Item = usize> + use<'_, 'r> {
+        (0..self.rules.players.count()).filter(|&p| self.alive & (1 << p) != 0)
     }
 
     /// The next player in turn order who is still in the game.
@@ -558,10 +563,12 @@ impl<'r> Position<'r> {
         } else {
             0
         };
-        self.passes = match turn.parts().iter().all(|p| p.kind == PartKind::Pass) {
-            true => self.passes.saturating_add(1),
-            false => 0,
-        };
+        if rules.derived.counts_passes {
+            self.passes = match turn.parts().iter().all(|p| p.kind == PartKind::Pass) {
+                true => self.passes.saturating_add(1),
+                false => 0,
+            };
+        }
         if !rules.turns.counters.is_empty() {
             let lost = std::mem::take(&mut self.lost);
             self.count_events(turn, mover, &lost);
