@@ -624,3 +624,26 @@ move_list!(
     "5k3/9/3P1a3/9/9/9/9/9/4K4/9 w - - 0 1",
     "pass pass"
 );
+
+// Loop chess: a promoted Queen taken goes to hand as a Queen, which Black may drop at once.
+move_list!(
+    loop_promoted_queen_taken_is_dropped_as_a_queen,
+    "variants/loop",
+    "8/kP6/8/8/8/8/8/4K3[] w - - 0 1",
+    "b7b8q a7b8 e1e2"
+);
+
+// Euroshogi: a piece that starts its move in the camp must promote, even leaving it.
+move_list!(
+    euroshogi_promotion_compulsory_from_the_camp,
+    "variants/euroshogi",
+    "4k3/1R6/8/8/8/8/8/3K4[] w - - 0 1"
+);
+
+// Tori shogi: no Swallow is dropped on a file holding two of its owner's Swallows (file c);
+// one Swallow on a file (e) does not stop it.
+move_list!(
+    torishogi_two_swallows_per_file,
+    "variants/torishogi",
+    "3k3/7/7/2S4/2S1S2/7/3K3[S] w - - 0 1"
+);

@@ -172,7 +172,8 @@ pub struct DropLimits {
     pub inside: Vec<ZoneExpr>,
     /// Zones it may not be dropped in.
     pub outside: Vec<ZoneExpr>,
-    pub one_per_file: bool,
+    /// At most this many of the player's pieces of the kind on one file.
+    pub per_file: Option<u32>,
     pub no_mate: bool,
 }
 

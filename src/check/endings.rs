@@ -76,7 +76,7 @@ impl Checker<'_> {
     }
 
     /// Reports `number` where it is below `least`, the smallest count that means anything.
-    fn at_least(
+    pub(super) fn at_least(
         &mut self,
         least: u32,
         number: &Spanned<u32>,

@@ -151,7 +151,7 @@ impl FeatureUses {
         }
         for rule in file.captures() {
             let feature = match rule.value {
-                CaptureRule::ToHand => Feature::CapturesToHand,
+                CaptureRule::ToHand { .. } => Feature::CapturesToHand,
                 CaptureRule::Compulsory => Feature::CompulsoryCapture,
                 // Custodian captures are invisible to the attack tables that guard royal pieces;
                 // with `royal-captured`, legality is judged from the opponent's whole reply.

@@ -19,7 +19,8 @@ pub struct Form {
 pub struct Forms {
     /// The declared pieces first, in declaration order, then each promoted form reached.
     pub list: Vec<Form>,
-    to_hand: bool,
+    /// Captures go to hand as what a piece was, so each form keeps its root.
+    remember_roots: bool,
 }
 
 /// Each declared piece's letter, and every piece it promotes to (by index; unknown names,
@@ -48,14 +49,17 @@ pub fn promotion_clauses(piece: &Piece) -> impl Iterator<Item = &Promotion> {
 
 impl Forms {
     /// `letters[p]` and `promotions[p]` (every promotion target of piece `p`) per declared piece.
-    pub fn new(letters: &[&str], promotions: &[Vec<usize>], to_hand: bool) -> Forms {
+    pub fn new(letters: &[&str], promotions: &[Vec<usize>], remember_roots: bool) -> Forms {
         let list = (0..letters.len())
             .map(|shape| Form {
                 shape,
-                root: written_root(letters, promotions, to_hand, shape).unwrap_or(shape),
+                root: written_root(letters, promotions, remember_roots, shape).unwrap_or(shape),
             })
             .collect();
-        let mut forms = Forms { list, to_hand };
+        let mut forms = Forms {
+            list,
+            remember_roots,
+        };
         let mut next = 0;
         // Past any count the checker accepts, the closure stops: it would only be refused.
         while next < forms.list.len() && forms.list.len() <= MOST_FORMS {
@@ -116,8 +120,8 @@ impl Forms {
     }
 
     fn wanted(&self, form: usize, shape: usize) -> Form {
-        // Without hands nothing needs remembering: a promoted piece is the declared piece.
-        let root = if self.to_hand {
+        // Where nothing needs remembering, a promoted piece is the declared piece.
+        let root = if self.remember_roots {
             self.list[form].root
         } else {
             self.list[shape].root

@@ -263,7 +263,7 @@ impl<'a> Checker<'a> {
                 Item::Counter(counter) => self.counters.declare(&counter.name, &mut self.problems),
                 Item::Phase(phase) => self.phases.declare(&phase.name, &mut self.problems),
                 Item::Capture(rule) => {
-                    self.hands_used |= rule.value == CaptureRule::ToHand;
+                    self.hands_used |= matches!(rule.value, CaptureRule::ToHand { .. });
                     self.captures.push(rule);
                 }
                 Item::Setup(setup) => self.hands_used |= !setup.hand.is_empty(),
@@ -480,8 +480,12 @@ impl<'a> Checker<'a> {
     /// bit in a 64-bit mask.
     fn check_kind_count(&mut self) {
         let (letters, promotions) = forms::declared(&self.piece_decls);
-        let to_hand = self.captures.iter().any(|c| c.value == CaptureRule::ToHand);
-        let forms = Forms::new(&letters, &promotions, to_hand);
+        // Pieces taken as they are need not remember what they were.
+        let remember_roots = self
+            .captures
+            .iter()
+            .any(|c| c.value == CaptureRule::ToHand { as_is: false });
+        let forms = Forms::new(&letters, &promotions, remember_roots);
         if let Some((earlier, later)) = forms.written_alike(&letters) {
             self.report_written_alike(&forms, &letters, earlier, later);
         }
@@ -582,7 +586,7 @@ impl<'a> Checker<'a> {
         let mut resolved = checked::Captures::default();
         for rule in &captures {
             match &rule.value {
-                CaptureRule::ToHand => resolved.to_hand = true,
+                CaptureRule::ToHand { .. } => resolved.to_hand = true,
                 CaptureRule::Compulsory => resolved.compulsory = true,
                 CaptureRule::None => resolved.none = true,
                 CaptureRule::Custodian(directions) => {

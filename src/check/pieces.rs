@@ -615,7 +615,17 @@ impl Checker<'_> {
                     )
                     .with_help("mark the king `royal`"),
                 ),
-                DropLimit::OnePerFile => limits.one_per_file = true,
+                DropLimit::PerFile(count) => {
+                    let message = "a drop limit of 0 per file";
+                    self.at_least(
+                        1,
+                        count,
+                        Code::PerFileZero,
+                        message,
+                        "no piece could ever be dropped",
+                    );
+                    limits.per_file = Some(count.value);
+                }
                 DropLimit::NoMate => limits.no_mate = true,
             }
         }

@@ -39,7 +39,9 @@ pub struct DropLimits {
     /// Zones the piece may only be dropped in, and zones it may not be dropped in.
     pub inside: Vec<u16>,
     pub outside: Vec<u16>,
-    pub one_per_file: bool,
+    /// At most this many of the player's pieces of the kind on one file; 0: no limit (a limit
+    /// of 0 is refused by the checker).
+    pub per_file: u8,
     pub no_mate: bool,
 }
 
@@ -286,7 +288,10 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
     let drops = DropLimits {
         inside: limits.inside.iter().map(|zone| moves.zone(zone)).collect(),
         outside: limits.outside.iter().map(|zone| moves.zone(zone)).collect(),
-        one_per_file: limits.one_per_file,
+        // A file holds at most 26 pieces, so a larger limit is no limit.
+        per_file: limits
+            .per_file
+            .map_or(0, |n| n.min(u32::from(u8::MAX)) as u8),
         no_mate: limits.no_mate,
     };
     Kind {

@@ -159,6 +159,7 @@ codes! {
     FewerThanZero = "fewer-than-zero",
     OverWithoutHop = "over-without-hop",
     PassedZero = "passed-zero",
+    PerFileZero = "per-file-zero",
     GameNeverEnds = "game-never-ends",
 
     // Setup and tests.

@@ -351,10 +351,15 @@ impl Position<'_> {
         for &z in &limits.outside {
             targets &= !zones.squares::<B>(z, player);
         }
-        if limits.one_per_file {
-            for sq in self.code_set::<B>(code).squares() {
-                let file = rules.geometry.coords[sq as usize].0;
-                targets &= !rules.bits.file::<B>(file);
+        if limits.per_file > 0 {
+            let most = u32::from(limits.per_file);
+            let held = self.code_set::<B>(code);
+            for sq in held.squares() {
+                let file = rules.bits.file::<B>(rules.geometry.coords[sq as usize].0);
+                // One piece fills its file where the limit is one (shogi's Pawns): no count.
+                if most == 1 || (held & file).count() >= most {
+                    targets &= !file;
+                }
             }
         }
         targets

@@ -398,10 +398,9 @@ impl Position<'_> {
             }
             let code = rules.pieces.code(kind, mover);
             let limits = &rules.pieces.kinds[kind].drops;
-            let taken_files = if limits.one_per_file {
-                self.files_holding(code)
-            } else {
-                0
+            let taken_files = match limits.per_file {
+                0 => 0,
+                most => self.files_holding(code, most),
             };
             for to in 0..self.board.len() as Sq {
                 let file = rules.geometry.coords[to as usize].0;
@@ -443,13 +442,20 @@ impl Position<'_> {
         }
     }
 
-    /// The files, as bits, on which a piece with exactly this code stands.
-    fn files_holding(&self, code: Code) -> u32 {
-        self.board
+    /// The files, as bits, on which at least `most` pieces with exactly this code stand.
+    fn files_holding(&self, code: Code, most: u8) -> u32 {
+        let mut held = [0u8; 32];
+        for (_, &(file, _)) in self
+            .board
             .iter()
             .zip(&self.rules.geometry.coords)
             .filter(|(c, _)| **c == code)
-            .fold(0, |files, (_, &(f, _))| files | 1 << f)
+        {
+            held[file as usize] += 1;
+        }
+        (0..held.len())
+            .filter(|&f| held[f] >= most)
+            .fold(0, |files, f| files | 1 << f)
     }
 }
 

@@ -300,7 +300,8 @@ pub struct DropRule {
 pub enum DropLimit {
     Outside(ZoneExpr),
     Inside(ZoneExpr),
-    OnePerFile,
+    /// At most this many of the player's pieces of the kind on one file (`one-per-file` is 1).
+    PerFile(Spanned<u32>),
     NoMate,
 }
 
@@ -352,7 +353,11 @@ pub enum Forbidden {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum CaptureRule {
-    ToHand,
+    /// Captured pieces go to the capturer's hand: as what they were when they came on the
+    /// board, or `as_is`, as what they now are.
+    ToHand {
+        as_is: bool,
+    },
     Compulsory,
     Custodian(Directions),
     None,

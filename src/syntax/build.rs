@@ -529,7 +529,10 @@ impl Builder {
                     Rule::drop_inside => {
                         DropLimit::Inside(self.zone_expr(parts(limit).next().expect("zone")))
                     }
-                    Rule::one_per_file => DropLimit::OnePerFile,
+                    Rule::one_per_file => DropLimit::PerFile(Spanned::new(1, span)),
+                    Rule::per_file => {
+                        DropLimit::PerFile(self.small(parts(limit).next().expect("count")))
+                    }
                     _ => DropLimit::NoMate,
                 };
                 Spanned::new(value, span)
@@ -621,7 +624,9 @@ impl Builder {
         let span = self.span(&pair);
         let option = parts(pair).next().expect("capture option");
         let rule = match option.as_rule() {
-            Rule::to_hand => CaptureRule::ToHand,
+            Rule::to_hand => CaptureRule::ToHand {
+                as_is: parts(option).next().is_some(),
+            },
             Rule::compulsory => CaptureRule::Compulsory,
             Rule::custodian => {
                 CaptureRule::Custodian(self.directions(parts(option).next().expect("directions")))
