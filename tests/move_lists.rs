@@ -647,3 +647,10 @@ move_list!(
     "variants/torishogi",
     "3k3/7/7/2S4/2S1S2/7/3K3[S] w - - 0 1"
 );
+
+// Kyoto shogi: a piece in hand is dropped on either side (a Pawn as a Pawn or as a Rook).
+move_list!(
+    kyotoshogi_drops_on_either_side,
+    "variants/kyotoshogi",
+    "2k2/5/5/5/2K2[P] w - - 0 1"
+);

@@ -200,6 +200,7 @@ const VOCABULARY: &[&str] = &[
     "extinct",
     "as-is",
     "per-file",
+    "promoted",
     "takes",
     "over",
     "reaches",

@@ -175,6 +175,8 @@ pub struct DropLimits {
     /// At most this many of the player's pieces of the kind on one file.
     pub per_file: Option<u32>,
     pub no_mate: bool,
+    /// Also dropped as any piece it promotes to.
+    pub promoted: bool,
 }
 
 /// Moves a piece lends to its neighbours.

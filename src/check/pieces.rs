@@ -1,6 +1,7 @@
 //! Pieces: letters, move rules and their modifiers, promotion, drop limits, grants, castling.
 
 use super::checked::{self, PieceId, TagId};
+use super::forms::promotion_clauses;
 use super::zones::ForPlayers;
 use super::{Checker, DirectionUse, graph};
 use crate::diagnostic::{Code, Problem};
@@ -627,6 +628,19 @@ impl Checker<'_> {
                     limits.per_file = Some(count.value);
                 }
                 DropLimit::NoMate => limits.no_mate = true,
+                DropLimit::Promoted if promotion_clauses(piece).next().is_none() => self.error(
+                    Problem::error(
+                        Code::DropPromotedWithoutPromotion,
+                        format!(
+                            "`{}` is dropped promoted but never promotes",
+                            piece.name.value
+                        ),
+                        limit.span,
+                        "it has no promoted side to drop",
+                    )
+                    .with_help("give the piece a `promote to ...` rule, or remove `promoted`"),
+                ),
+                DropLimit::Promoted => limits.promoted = true,
             }
         }
         complete

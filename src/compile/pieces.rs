@@ -43,6 +43,9 @@ pub struct DropLimits {
     /// of 0 is refused by the checker).
     pub per_file: u8,
     pub no_mate: bool,
+    /// The kinds a piece of this kind in hand may be dropped as, besides itself (its
+    /// promoted forms, in Kyoto shogi).
+    pub also_as: Vec<u8>,
 }
 
 /// Moves a piece lends to a neighbour: the lender's code indexes a list of these.
@@ -159,6 +162,13 @@ impl PieceTables {
         (kind as usize, player as usize)
     }
 
+    /// The limits that bind a drop of the piece `code`: those of the piece in hand it was, so a
+    /// piece dropped on its promoted side obeys its unpromoted side's limits.
+    pub fn drop_limits(&self, code: Code) -> &DropLimits {
+        let kind = &self.kinds[self.split(code).0];
+        &self.kinds[kind.demotes_to as usize].drops
+    }
+
     /// Whether a piece of `kind` may promote to a kind whose royalty differs from its own.
     pub fn changes_royalty(&self, kind: usize) -> bool {
         let royal = self.kinds[kind].royal;
@@ -270,7 +280,7 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
     let forms = &checked.forms;
     let Form { shape, root } = forms.list[form];
     let piece = &checked.pieces[shape];
-    let promotions = piece
+    let promotions: Vec<Promotion> = piece
         .promotions
         .iter()
         .map(|promotion| Promotion {
@@ -285,6 +295,12 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
         })
         .collect();
     let limits = &piece.drops;
+    let mut also_as: Vec<u8> = match limits.promoted {
+        true => promotions.iter().flat_map(|p| p.targets.clone()).collect(),
+        false => Vec::new(),
+    };
+    also_as.sort_unstable();
+    also_as.dedup();
     let drops = DropLimits {
         inside: limits.inside.iter().map(|zone| moves.zone(zone)).collect(),
         outside: limits.outside.iter().map(|zone| moves.zone(zone)).collect(),
@@ -293,6 +309,7 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
             .per_file
             .map_or(0, |n| n.min(u32::from(u8::MAX)) as u8),
         no_mate: limits.no_mate,
+        also_as,
     };
     Kind {
         name: piece.name.clone(),

@@ -118,6 +118,8 @@ codes! {
     PromotionToItself = "promotion-to-itself",
     DropLimitsNeverApply = "drop-limits-never-apply",
     NoMateWithoutRoyal = "no-mate-without-royal",
+    PerFileZero = "per-file-zero",
+    DropPromotedWithoutPromotion = "drop-promoted-without-promotion",
     GrantOfNothing = "grant-of-nothing",
     CastleTwice = "castle-twice",
     CastleDistance = "castle-distance",
@@ -159,7 +161,6 @@ codes! {
     FewerThanZero = "fewer-than-zero",
     OverWithoutHop = "over-without-hop",
     PassedZero = "passed-zero",
-    PerFileZero = "per-file-zero",
     GameNeverEnds = "game-never-ends",
 
     // Setup and tests.

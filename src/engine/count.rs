@@ -316,24 +316,42 @@ impl Position<'_> {
             }
             let code = rules.pieces.code(kind, player);
             let targets = self.drop_targets::<B>(code, zone, sides);
-            // In check, or without pins, any drop may fail to shield the royal piece.
-            let unsure = match rules.derived.legality {
-                Legality::Free => B::NONE,
-                _ if !guard.quiet => targets,
-                _ if self.plain_drop(code) => B::NONE,
-                _ => self.drops_that_may_mate(code, targets, sides),
-            };
-            tally.quiet += u64::from((targets & !unsure).count());
-            for to in unsure.squares() {
-                let drop = Turn::new(Part {
-                    kind: PartKind::Drop,
-                    piece: code,
-                    from: NO_SQUARE,
-                    to,
-                });
-                if self.is_safe(&drop, player, guard) {
-                    tally.quiet += 1;
-                }
+            let also_as = &rules.pieces.kinds[kind].drops.also_as;
+            for &dropped in std::iter::once(&(kind as u8)).chain(also_as) {
+                let code = rules.pieces.code(dropped as usize, player);
+                self.count_drops_of(code, player, targets, sides, guard, tally);
+            }
+        }
+    }
+
+    /// The legal drops of a piece `code` of `player` on `targets`.
+    fn count_drops_of<B: Bitboard>(
+        &mut self,
+        code: Code,
+        player: usize,
+        targets: B,
+        sides: &Sides<B>,
+        guard: &Guard<B>,
+        tally: &mut Tally,
+    ) {
+        let rules = self.rules;
+        // In check, or without pins, any drop may fail to shield the royal piece.
+        let unsure = match rules.derived.legality {
+            Legality::Free => B::NONE,
+            _ if !guard.quiet => targets,
+            _ if self.plain_drop(code) => B::NONE,
+            _ => self.drops_that_may_mate(code, targets, sides),
+        };
+        tally.quiet += u64::from((targets & !unsure).count());
+        for to in unsure.squares() {
+            let drop = Turn::new(Part {
+                kind: PartKind::Drop,
+                piece: code,
+                from: NO_SQUARE,
+                to,
+            });
+            if self.is_safe(&drop, player, guard) {
+                tally.quiet += 1;
             }
         }
     }

@@ -108,8 +108,8 @@ impl Position<'_> {
     /// Whether a drop of `code` is legal whenever it leaves the royal piece safe: it is not
     /// royal, and no rule forbids it to mate.
     pub(super) fn plain_drop(&self, code: Code) -> bool {
-        let kind = &self.rules.pieces.kinds[self.rules.pieces.split(code).0];
-        !kind.royal && !kind.drops.no_mate
+        let pieces = &self.rules.pieces;
+        !pieces.kinds[pieces.split(code).0].royal && !pieces.drop_limits(code).no_mate
     }
 
     /// Whether, after `turn`, no turn the next player could make removes a royal piece of
@@ -337,8 +337,7 @@ impl Position<'_> {
     /// A drop of a `no-mate` piece that leaves the opponent without a legal turn while in
     /// check. Called with the drop made.
     fn drop_mates(&mut self, turn: &Turn) -> bool {
-        let (kind, _) = self.rules.pieces.split(turn.main().piece);
-        if !self.rules.pieces.kinds[kind].drops.no_mate || !self.in_check() {
+        if !self.rules.pieces.drop_limits(turn.main().piece).no_mate || !self.in_check() {
             return false;
         }
         let mut replies = Vec::new();

@@ -418,12 +418,14 @@ impl Position<'_> {
                 {
                     continue;
                 }
-                out.push(base.with(Part {
-                    kind: PartKind::Drop,
-                    piece: code,
-                    from: NO_SQUARE,
-                    to,
-                }));
+                for &dropped in std::iter::once(&(kind as u8)).chain(&limits.also_as) {
+                    out.push(base.with(Part {
+                        kind: PartKind::Drop,
+                        piece: rules.pieces.code(dropped as usize, mover),
+                        from: NO_SQUARE,
+                        to,
+                    }));
+                }
             }
         }
     }

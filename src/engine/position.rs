@@ -462,8 +462,10 @@ impl<'r> Position<'r> {
                 }
             }
             PartKind::Drop => {
+                // A piece dropped on its promoted side leaves the hand of what it was.
                 let (kind, _) = self.rules.pieces.split(part.piece);
-                let slot = self.hand_slot(mover, kind);
+                let in_hand = self.rules.pieces.kinds[kind].demotes_to as usize;
+                let slot = self.hand_slot(mover, in_hand);
                 self.set_hand(slot, self.hands[slot] - 1);
                 self.put(part.to, part.piece);
             }

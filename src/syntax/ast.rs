@@ -303,6 +303,8 @@ pub enum DropLimit {
     /// At most this many of the player's pieces of the kind on one file (`one-per-file` is 1).
     PerFile(Spanned<u32>),
     NoMate,
+    /// The piece may also be dropped as any piece it promotes to.
+    Promoted,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -533,6 +533,7 @@ impl Builder {
                     Rule::per_file => {
                         DropLimit::PerFile(self.small(parts(limit).next().expect("count")))
                     }
+                    Rule::drop_promoted => DropLimit::Promoted,
                     _ => DropLimit::NoMate,
                 };
                 Spanned::new(value, span)
