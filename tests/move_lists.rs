@@ -654,3 +654,12 @@ move_list!(
     "variants/kyotoshogi",
     "2k2/5/5/5/2K2[P] w - - 0 1"
 );
+
+// Cannon shogi: the Flying Copper (e4) jumps orthogonally only over a neighbour, landing two
+// squares away (e6, not e7), and diagonally anywhere beyond a hurdle; the Flying Gold (c6) the
+// other way round.
+move_list!(
+    cannonshogi_hops_within_two_squares,
+    "variants/cannonshogi",
+    "4k4/9/2p6/1PW6/4p4/4F4/3p1P3/9/4K4[] w - - 0 1"
+);

@@ -152,8 +152,9 @@ pub enum Atom {
     Slide(DirectionSet, Option<u32>),
     Leap((i64, i64), DirectionSet),
     Ride((i64, i64), DirectionSet, Option<u32>),
-    /// Over one piece: landing anywhere beyond it (`true`) or just beyond it.
-    Hop(DirectionSet, bool),
+    /// Over one piece: landing anywhere beyond it (`true`; at most so many squares from the
+    /// start when given) or just beyond it.
+    Hop(DirectionSet, bool, Option<u32>),
     Anywhere,
 }
 

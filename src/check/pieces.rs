@@ -347,8 +347,9 @@ impl Checker<'_> {
             Atom::Step(directions) => {
                 Resolved::Step(self.check_directions(directions, atom.span, lines))
             }
-            Atom::Hop(directions, beyond) => {
-                Resolved::Hop(self.check_directions(directions, atom.span, lines), *beyond)
+            Atom::Hop(directions, beyond, up_to) => {
+                let set = self.check_directions(directions, atom.span, lines);
+                Resolved::Hop(set, *beyond, self.check_range(up_to.as_ref()))
             }
             Atom::Slide(directions, up_to) => {
                 let set = self.check_directions(directions, atom.span, lines);

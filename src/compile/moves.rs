@@ -34,7 +34,8 @@ pub enum Hop {
     No,
     /// On the square just beyond the hurdle (a grasshopper).
     JustBeyond,
-    /// On any square beyond the hurdle, up to and including the next piece (a cannon).
+    /// On any square beyond the hurdle, up to and including the next piece (a cannon), and
+    /// within the rule's range of the start.
     AnywhereBeyond,
 }
 
@@ -43,9 +44,10 @@ pub enum Hop {
 pub struct Gen {
     /// The absolute vector, as an index into the geometry's step tables.
     pub vector: u16,
-    /// 1 for a leap; the most steps for a slide or ride.
+    /// 1 for a leap; the most steps for a slide, ride or hop (a hop's landing square).
     pub range: u16,
-    /// The vector walked up to the range, as a line of the geometry.
+    /// The vector walked up to the range, as a line of the geometry (a hop looks for its hurdle
+    /// along the line's unlimited form).
     pub line: u16,
     pub mode: Mode,
     pub from_zone: Option<u16>,
@@ -151,13 +153,13 @@ impl<'a> MoveCompiler<'a> {
             checked::Atom::Slide(set, up_to) => (lines, set, range_of(up_to)),
             checked::Atom::Leap(v, set) => (vec![v], set, 1),
             checked::Atom::Ride(v, set, up_to) => (vec![v], set, range_of(up_to)),
-            checked::Atom::Hop(set, beyond) => {
+            checked::Atom::Hop(set, beyond, up_to) => {
                 hop = if beyond {
                     Hop::AnywhereBeyond
                 } else {
                     Hop::JustBeyond
                 };
-                (lines, set, u16::MAX)
+                (lines, set, range_of(up_to))
             }
             checked::Atom::Anywhere => (Vec::new(), DirectionSet::of([]), 1),
         };

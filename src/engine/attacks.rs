@@ -124,8 +124,12 @@ impl Position<'_> {
                 if hurdle == NO_SQUARE || !occupied.has(hurdle) {
                     return false;
                 }
-                let hopper = first_on(bits, line, hurdle, occupied);
-                hopper != NO_SQUARE && (self.kinds_set::<B>(attacker, kinds) & standing).has(hopper)
+                let unlimited = bits.unlimited(line);
+                let hopper = first_on(bits, unlimited, hurdle, occupied);
+                // A limited `line` holds the hop's range: the hopper stands within it of `sq`.
+                hopper != NO_SQUARE
+                    && (line == unlimited || bits.line::<B>(line, sq).has(hopper))
+                    && (self.kinds_set::<B>(attacker, kinds) & standing).has(hopper)
             })
     }
 }

@@ -115,9 +115,11 @@ impl Position<'_> {
     }
 
     /// Where a hop over exactly one piece (or blocked square) along the rule's line lands:
-    /// just beyond the hurdle, or anywhere beyond it up to the next piece.
+    /// just beyond the hurdle, or anywhere beyond it up to the next piece and within the
+    /// rule's range.
     fn hop_targets<B: Bitboard>(&self, rule: &Gen, hop: Hop, from: Sq, occupied: B) -> B {
         let bits = &self.rules.bits;
+        // A hurdle out of the rule's range leaves no landing square within it.
         let ahead = bits.line::<B>(rule.line, from) & occupied;
         if ahead.is_empty() {
             return B::NONE;
@@ -131,7 +133,11 @@ impl Position<'_> {
                 NO_SQUARE => B::NONE,
                 landing => B::bit(landing),
             },
-            _ => bits.reach(rule.line, hurdle, occupied),
+            _ if rule.range == u16::MAX => bits.reach(rule.line, hurdle, occupied),
+            // Within the rule's range of the start (`hop ... beyond up-to 2`).
+            _ => {
+                bits.reach(bits.unlimited(rule.line), hurdle, occupied) & bits.line(rule.line, from)
+            }
         }
     }
 }

@@ -244,8 +244,9 @@ pub enum Atom {
     Slide(Directions, Option<Spanned<u32>>),
     Leap(Spanned<(i64, i64)>, Directions),
     Ride(Spanned<(i64, i64)>, Directions, Option<Spanned<u32>>),
-    /// Over exactly one piece: landing just beyond it, or anywhere beyond it.
-    Hop(Directions, bool),
+    /// Over exactly one piece: landing just beyond it, or anywhere beyond it (at most `up_to`
+    /// squares from the start when given).
+    Hop(Directions, bool, Option<Spanned<u32>>),
     Anywhere,
     /// Moves of another piece.
     Like(Name),

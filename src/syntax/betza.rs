@@ -210,13 +210,13 @@ fn expand(
             "use them with R, B, Q or a doubled W or F",
         ));
     }
-    if let (Some(_), Some(range)) = (m.hop, &range) {
-        // The language's hop has no range; dropping it would play a different piece.
+    if let (Some(false), Some(range)) = (m.hop, &range) {
+        // A grasshopper lands just beyond its hurdle: a range would make it another piece.
         return Err(betza_error(
             Code::BetzaHopWithRange,
-            "a hop with a range is not supported",
+            "a grasshopper with a range is not supported",
             range.span,
-            "fairy cannot limit how far a hopping piece goes",
+            "`g` lands just beyond the hurdle; `p` with a range lands within that many squares",
         ));
     }
     let mut rules = Vec::new();
@@ -265,7 +265,7 @@ fn rule(
 ) -> MoveRule {
     let vector = Spanned::new(vector, atom_span);
     let atom = match (m.hop, rider) {
-        (Some(beyond), _) => Atom::Hop(directions, beyond),
+        (Some(beyond), _) => Atom::Hop(directions, beyond, range),
         (None, true) => Atom::Ride(vector, directions, range),
         (None, false) => Atom::Leap(vector, directions),
     };

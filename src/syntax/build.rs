@@ -458,7 +458,7 @@ impl Builder {
             Rule::slide => Atom::Slide(directions, up_to),
             Rule::leap => Atom::Leap(vector.expect("leap vector"), directions),
             Rule::ride => Atom::Ride(vector.expect("ride vector"), directions, up_to),
-            Rule::hop => Atom::Hop(directions, beyond),
+            Rule::hop => Atom::Hop(directions, beyond, up_to),
             Rule::anywhere => Atom::Anywhere,
             Rule::like => Atom::Like(like.expect("like names a piece")),
             other => unreachable!("the grammar has no atom {other:?}"),
