@@ -663,3 +663,17 @@ move_list!(
     "variants/cannonshogi",
     "4k4/9/2p6/1PW6/4p4/4F4/3p1P3/9/4K4[] w - - 0 1"
 );
+
+// Grand chess: with every piece still on the board, the Pawn on b9 has nothing to become, so it
+// may not step to the last rank; the Pawn on a8 steps to a9 without promoting.
+move_list!(
+    grand_pawn_with_nothing_to_become,
+    "variants/grand",
+    "r3k4r/1P8/P9/10/10/10/10/10/1NBQKCABN1/R8R w - - 0 1"
+);
+// With the Queen and a Rook lost, those are the Pawn's choices.
+move_list!(
+    grand_pawn_promotes_to_lost_pieces,
+    "variants/grand",
+    "r3k4r/1P8/10/10/10/10/10/10/1NB1KCABN1/R9 w - - 0 1"
+);

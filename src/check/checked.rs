@@ -161,6 +161,8 @@ pub enum Atom {
 #[derive(Clone, Debug)]
 pub struct Promotion {
     pub targets: Vec<PieceId>,
+    /// Targets chosen only while the player has fewer than so many of them on the board.
+    pub limits: Vec<(PieceId, u32)>,
     pub optional: bool,
     /// The move may start or end in the zone; otherwise it must end there.
     pub via: bool,

@@ -215,6 +215,23 @@ impl<'a> Checker<'a> {
         self.problems.push(problem);
     }
 
+    /// Whether `name` is among the names `seen` before it in one list; reports it if so.
+    fn listed_before(&mut self, seen: &[&Name], name: &Name) -> bool {
+        let first = seen.iter().find(|n| n.value == name.value);
+        if let Some(first) = first {
+            self.error(
+                Problem::error(
+                    Code::ListedTwice,
+                    format!("`{}` listed twice", name.value),
+                    name.span,
+                    "again",
+                )
+                .with_note(first.span, "first here"),
+            );
+        }
+        first.is_some()
+    }
+
     fn piece(&mut self, name: &Name) -> Option<PieceId> {
         self.pieces.resolve(name, &mut self.problems).map(PieceId)
     }

@@ -529,6 +529,47 @@ impl Checker<'_> {
         }
     }
 
+    /// Checks a promotion's `limit N PIECE…` groups: each piece one of its choices, named
+    /// once, and N at least 1. Gives the limits of the pieces that resolve.
+    fn check_promotion_limits(&mut self, promotion: &Promotion) -> Vec<(PieceId, u32)> {
+        let mut seen: Vec<&Name> = Vec::new();
+        let mut limits = Vec::new();
+        for limit in &promotion.limits {
+            let message = "a promotion limit of 0";
+            self.at_least(
+                1,
+                &limit.below,
+                Code::PromotionLimitZero,
+                message,
+                "never a choice",
+            );
+            for piece in &limit.pieces {
+                let repeated = self.listed_before(&seen, piece);
+                seen.push(piece);
+                if repeated {
+                    continue;
+                }
+                if !promotion.targets.iter().any(|t| t.value == piece.value) {
+                    self.error(
+                        Problem::error(
+                            Code::LimitNotAChoice,
+                            format!(
+                                "`{}` is limited but is not a choice of this promotion",
+                                piece.value
+                            ),
+                            piece.span,
+                            "not among the pieces after `promote to`",
+                        )
+                        .with_help("limit only pieces this rule promotes to"),
+                    );
+                } else if let Some(id) = self.pieces.index_of(&piece.value) {
+                    limits.push((PieceId(id), limit.below.value));
+                }
+            }
+        }
+        limits
+    }
+
     fn check_promotion(
         &mut self,
         piece: &Piece,
@@ -545,17 +586,12 @@ impl Checker<'_> {
         let mut seen: Vec<&Name> = Vec::new();
         let mut targets = Some(Vec::new());
         for target in &promotion.targets {
-            if let Some(first) = seen.iter().find(|n| n.value == target.value) {
-                self.error(
-                    Problem::error(
-                        Code::ListedTwice,
-                        format!("`{}` listed twice", target.value),
-                        target.span,
-                        "again",
-                    )
-                    .with_note(first.span, "first here"),
-                );
-            } else if target.value == piece.name.value {
+            let repeated = self.listed_before(&seen, target);
+            seen.push(target);
+            if repeated {
+                continue;
+            }
+            if target.value == piece.name.value {
                 self.error(Problem::error(
                     Code::PromotionToItself,
                     "a piece cannot promote to itself",
@@ -569,11 +605,12 @@ impl Checker<'_> {
                     (Some(_), None) => {}
                 }
             }
-            seen.push(target);
         }
         let zone = self.check_zone_expr(&promotion.zone, ForPlayers::All);
+        let limits = self.check_promotion_limits(promotion);
         Some(checked::Promotion {
             targets: targets?,
+            limits,
             optional: promotion.optional,
             via: promotion.trigger == PromotionTrigger::Via,
             zone: zone?,

@@ -164,16 +164,7 @@ impl Checker<'_> {
         let mut seen: Vec<&Name> = Vec::new();
         let mut movers = Some(Vec::new());
         for mover in &phase.movers {
-            if let Some(first) = seen.iter().find(|n| n.value == mover.value) {
-                self.error(
-                    Problem::error(
-                        Code::ListedTwice,
-                        format!("`{}` listed twice", mover.value),
-                        mover.span,
-                        "again",
-                    )
-                    .with_note(first.span, "first here"),
-                );
+            if self.listed_before(&seen, mover) {
                 continue;
             }
             seen.push(mover);

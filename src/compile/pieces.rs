@@ -28,10 +28,21 @@ pub struct Kind {
 #[derive(Clone, Debug)]
 pub struct Promotion {
     pub targets: Vec<u8>,
+    /// Targets chosen only while the player has few enough of them on the board.
+    pub limits: Vec<PromotionLimit>,
     pub optional: bool,
     /// The move may start or end in the zone; otherwise it must end there.
     pub via: bool,
     pub zone: u16,
+}
+
+/// A promotion target that may be chosen only while the player has fewer than `below` pieces
+/// of the `counted` kinds (its every form) on the board.
+#[derive(Clone, Debug)]
+pub struct PromotionLimit {
+    pub target: u8,
+    pub counted: u64,
+    pub below: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -288,6 +299,13 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
                 .targets
                 .iter()
                 .map(|target| forms.promoted(form, target.0) as u8)
+                .collect(),
+            limits: (promotion.limits.iter())
+                .map(|&(target, below)| PromotionLimit {
+                    target: forms.promoted(form, target.0) as u8,
+                    counted: kinds_of(forms, &[target]),
+                    below,
+                })
                 .collect(),
             optional: promotion.optional,
             via: promotion.via,

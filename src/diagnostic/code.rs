@@ -120,6 +120,8 @@ codes! {
     NoMateWithoutRoyal = "no-mate-without-royal",
     PerFileZero = "per-file-zero",
     DropPromotedWithoutPromotion = "drop-promoted-without-promotion",
+    PromotionLimitZero = "promotion-limit-zero",
+    LimitNotAChoice = "limit-not-a-choice",
     GrantOfNothing = "grant-of-nothing",
     CastleTwice = "castle-twice",
     CastleDistance = "castle-distance",

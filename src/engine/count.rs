@@ -278,7 +278,7 @@ impl Position<'_> {
                 true => !B::NONE,
                 false => zone,
             };
-            let targets = promotion.targets.iter().fold(0u64, |t, &k| t | 1 << k);
+            let targets = self.promotion_choices(promotion, player);
             for i in 0..len {
                 let (squares, kinds, forced) = parts[i];
                 parts[i].0 = squares & !zone;
@@ -292,7 +292,8 @@ impl Position<'_> {
         }
         let mut tally = Tally::default();
         for &(squares, kinds, forced) in &parts[..len] {
-            let ways = u64::from(kinds.count_ones()) + u64::from(kinds == 0 || !forced);
+            // A compulsory promotion with no choice left leaves no move (grand chess).
+            let ways = u64::from(kinds.count_ones()) + u64::from(!forced);
             tally.quiet += ways * u64::from((squares & empty).count());
             tally.captures += ways * u64::from((squares & enemies).count());
         }

@@ -6,7 +6,7 @@ use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::turns::DropZone;
-use crate::compile::{Code, EMPTY, Gen, Hop, NO_SQUARE, Sq};
+use crate::compile::{Code, EMPTY, Gen, Hop, NO_SQUARE, Promotion, Sq};
 
 impl Position<'_> {
     /// The first occupied or blocked square within `range` steps along a line from `from`, and
@@ -317,7 +317,7 @@ impl Position<'_> {
                 || (promotion.via && rules.zones.contains(promotion.zone, player, from));
             if applies {
                 forced |= !promotion.optional;
-                targets = promotion.targets.iter().fold(targets, |t, &k| t | 1 << k);
+                targets |= self.promotion_choices(promotion, player);
             }
         }
         let mut remaining = targets;
@@ -331,9 +331,24 @@ impl Position<'_> {
                 ..plain
             })));
         }
-        if targets == 0 || !forced {
+        // A compulsory promotion with no choice left leaves no move (grand chess).
+        if !forced {
             out.push(finish(base.with(plain)));
         }
+    }
+
+    /// The kinds a piece of `player` may promote to by `promotion`, as bits: its targets, less
+    /// those of which the player has as many on the board as the rule's limit allows.
+    pub(super) fn promotion_choices(&self, promotion: &Promotion, player: usize) -> u64 {
+        let all = promotion.targets.iter().fold(0u64, |t, &k| t | 1 << k);
+        promotion.limits.iter().fold(all, |choices, limit| {
+            let held =
+                at_width!(self.rules, B => self.kinds_set::<B>(player, limit.counted).count());
+            match held >= limit.below {
+                true => choices & !(1 << limit.target),
+                false => choices,
+            }
+        })
     }
 
     pub(super) fn castling_turns(

@@ -288,7 +288,16 @@ pub struct Promotion {
     pub targets: Vec<Name>,
     pub trigger: PromotionTrigger,
     pub zone: ZoneExpr,
+    pub limits: Vec<PromotionLimit>,
     pub span: Span,
+}
+
+/// `limit N PIECE…`: each piece is a choice only while the player has fewer than N of it on
+/// the board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PromotionLimit {
+    pub below: Spanned<u32>,
+    pub pieces: Vec<Name>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -496,6 +496,7 @@ impl Builder {
         let mut targets = Vec::new();
         let mut trigger = PromotionTrigger::In;
         let mut zone = None;
+        let mut limits = Vec::new();
         for part in parts(pair) {
             match part.as_rule() {
                 Rule::optional_promotion => optional = true,
@@ -505,6 +506,7 @@ impl Builder {
                         trigger = PromotionTrigger::Via;
                     }
                 }
+                Rule::promotion_limit => limits.push(self.promotion_limit(part)),
                 _ => zone = Some(self.zone_expr(part)),
             }
         }
@@ -513,7 +515,17 @@ impl Builder {
             targets,
             trigger,
             zone: zone.expect("promotion zone"),
+            limits,
             span,
+        }
+    }
+
+    fn promotion_limit(&mut self, pair: P<'_>) -> PromotionLimit {
+        let mut parts = parts(pair);
+        let below = self.small(parts.next().expect("limit count"));
+        PromotionLimit {
+            below,
+            pieces: parts.map(|name| self.name(name)).collect(),
         }
     }
 
