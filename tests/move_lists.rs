@@ -677,3 +677,12 @@ move_list!(
     "variants/grand",
     "r3k4r/1P8/10/10/10/10/10/10/1NB1KCABN1/R9 w - - 0 1"
 );
+
+// No drop and no promotion may give check: the Rook is not dropped on the e-file or the fifth
+// rank, d4 may not promote (its Rook would check), a4 may (b5 shields the King), and the Rook
+// on b1 may still check by moving.
+move_list!(
+    forbidden_checks_by_drop_and_promotion,
+    "tests/concepts/forbid-check",
+    "1p2k/P2P1/5/5/KR3[R] w - - 0 1"
+);
