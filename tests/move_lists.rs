@@ -686,3 +686,13 @@ move_list!(
     "tests/concepts/forbid-check",
     "1p2k/P2P1/5/5/KR3[R] w - - 0 1"
 );
+
+// Spartan chess: with two Kings, Black is in check only when both are attacked. The c8 King is
+// attacked, and may stay on the c-file or step onto the seventh rank the h7 Rook holds, while
+// the f8 King is safe; the f8 King may not step onto that rank, which would leave both
+// attacked.
+move_list!(
+    spartan_one_of_two_kings_may_stay_attacked,
+    "variants/spartan",
+    "2k2k2/7R/8/8/8/8/8/2R1K3 b - - 0 1"
+);

@@ -201,6 +201,7 @@ const VOCABULARY: &[&str] = &[
     "as-is",
     "per-file",
     "promoted",
+    "together",
     "takes",
     "over",
     "reaches",

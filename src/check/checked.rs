@@ -108,6 +108,8 @@ pub struct Piece {
     pub name: String,
     pub letter: String,
     pub royal: bool,
+    /// Royal together: the player's royal pieces are in check only when all are attacked.
+    pub together: bool,
     /// Its move rules, in file order, each `like` replaced by the other piece's rules, without
     /// repeats.
     pub moves: Vec<MoveRule>,

@@ -191,7 +191,7 @@ impl FeatureUses {
     fn piece(&mut self, piece: &Piece) {
         for clause in &piece.clauses {
             match clause {
-                PieceClause::Royal(span) => self.note(Feature::RoyalPieces, *span),
+                PieceClause::Royal { span, .. } => self.note(Feature::RoyalPieces, *span),
                 PieceClause::Move(rule) => self.move_rule(rule),
                 PieceClause::Promote(p) => {
                     self.note(Feature::Promotion, p.span);

@@ -215,6 +215,31 @@ impl<'a> Checker<'a> {
         self.problems.push(problem);
     }
 
+    /// Royal pieces stand together or apart, all alike: reports a royal piece that differs from
+    /// the first one declared.
+    fn check_royal_together(&mut self, piece: &Piece) {
+        let Some(&first) = (self.piece_decls.iter()).find(|p| p.is_royal()) else {
+            return;
+        };
+        if piece.is_royal() && piece.is_royal_together() != first.is_royal_together() {
+            let (apart, together) = match piece.is_royal_together() {
+                true => (first, piece),
+                false => (piece, first),
+            };
+            self.error(
+                Problem::error(
+                    Code::RoyalTogetherMixed,
+                    "royal pieces both together and apart",
+                    piece.name.span,
+                    "this royal piece differs from the first",
+                )
+                .with_note(together.name.span, "this one is `royal together`")
+                .with_note(apart.name.span, "this one is `royal` alone")
+                .with_help("say `royal together` on every royal piece, or on none"),
+            );
+        }
+    }
+
     /// Whether `name` is among the names `seen` before it in one list; reports it if so.
     fn listed_before(&mut self, seen: &[&Name], name: &Name) -> bool {
         let first = seen.iter().find(|n| n.value == name.value);
@@ -438,7 +463,10 @@ impl<'a> Checker<'a> {
         for item in &file.items {
             match item {
                 Item::Zone(zone) => resolved.zones.push(self.check_zone(zone)),
-                Item::Piece(piece) => resolved.pieces.push(self.check_piece(piece)),
+                Item::Piece(piece) => {
+                    resolved.pieces.push(self.check_piece(piece));
+                    self.check_royal_together(piece);
+                }
                 Item::Counter(counter) => resolved.counters.push(self.check_counter(counter)),
                 Item::Trigger(trigger) => resolved.triggers.push(self.check_trigger(trigger)),
                 Item::End(rule) => resolved.endings.push(self.check_end(rule)),

@@ -103,6 +103,7 @@ impl Checker<'_> {
             name: piece.name.value.clone(),
             letter: piece.letter.value.clone(),
             royal: piece.is_royal(),
+            together: piece.is_royal_together(),
             moves: Vec::new(),
             promotions: Vec::new(),
             drops: checked::DropLimits::default(),
@@ -114,7 +115,7 @@ impl Checker<'_> {
         let mut complete = true;
         for clause in &piece.clauses {
             match clause {
-                PieceClause::Royal(span) => {
+                PieceClause::Royal { span, .. } => {
                     if let Some(first) = royal {
                         self.error(
                             Problem::error(

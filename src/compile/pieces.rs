@@ -105,6 +105,8 @@ pub struct PieceTables {
     pub ep_attacks: Vec<Vec<(u16, u64)>>,
     /// `attacker_bits[player * 256 + code]`: the kind bit of `code` when `player` owns it.
     pub attacker_bits: Vec<u64>,
+    /// The royal pieces stand together: a player is in check only when all are attacked.
+    pub royals_together: bool,
     /// The kind and player of each piece code, looked up rather than divided out on the hot
     /// path.
     owners: Vec<(u8, u8)>,
@@ -128,6 +130,7 @@ impl PieceTables {
             attacks: Vec::new(),
             ep_attacks: Vec::new(),
             attacker_bits: Vec::new(),
+            royals_together: checked.pieces.iter().any(|p| p.royal && p.together),
             owners: (0..256usize)
                 .map(|code| {
                     let i = code.saturating_sub(1);

@@ -118,6 +118,7 @@ codes! {
     PromotionToItself = "promotion-to-itself",
     DropLimitsNeverApply = "drop-limits-never-apply",
     NoMateWithoutRoyal = "no-mate-without-royal",
+    RoyalTogetherMixed = "royal-together-mixed",
     PerFileZero = "per-file-zero",
     DropPromotedWithoutPromotion = "drop-promoted-without-promotion",
     PromotionLimitZero = "promotion-limit-zero",

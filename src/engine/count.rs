@@ -243,8 +243,9 @@ impl Position<'_> {
                 false => royals,
             };
             let occupied = left | B::bit(to);
-            !(royals.squares())
-                .any(|royal| self.attacked_in(royal, attacker, occupied, !B::bit(to)))
+            !self.endangered(royals, |royal| {
+                self.attacked_in(royal, attacker, occupied, !B::bit(to))
+            })
         };
         targets
             .squares()

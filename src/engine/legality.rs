@@ -50,8 +50,11 @@ impl Position<'_> {
         let attacker = self.next_player(player);
         let royals = self.royal_set::<B>(player);
         let royal = single(royals);
+        // Royal pieces that stand together are not pinned one by one.
+        let apart = !self.rules.pieces.royals_together || royals.count() == 1;
         let quiet = self.rules.derived.legality == Legality::Pins
             && royals.any()
+            && apart
             && !royals.squares().any(|sq| self.attacked(sq, attacker));
         let pins = match quiet {
             true => self.pins::<B>(royals, player, attacker),
@@ -223,11 +226,9 @@ impl Position<'_> {
             }
         }
         let attacker = self.next_player(mover);
-        Some(
-            !royals
-                .squares()
-                .any(|sq| self.attacked_in(sq, attacker, occupied, standing)),
-        )
+        Some(!self.endangered(royals, |sq| {
+            self.attacked_in(sq, attacker, occupied, standing)
+        }))
     }
 
     /// Whether `turn` of `mover` obeys the file's `forbid` rules: it gives no check where
@@ -284,9 +285,22 @@ impl Position<'_> {
         self.royal_attacked_by(player, self.next_player(player))
     }
 
-    /// Whether `by` attacks a royal piece of `player`.
+    /// Whether `by` attacks `player`'s royal pieces (see [`Position::endangered`]).
     pub(super) fn royal_attacked_by(&self, player: usize, by: usize) -> bool {
-        at_width!(self.rules, B => self.royal_set::<B>(player).squares().any(|sq| self.attacked(sq, by)))
+        at_width!(self.rules, B => self.endangered(self.royal_set::<B>(player), |sq| self.attacked(sq, by)))
+    }
+
+    /// Whether the royal pieces on `royals` are in danger, given which squares are attacked:
+    /// when any is attacked, or, where royal pieces stand together, when all are.
+    pub(super) fn endangered<B: Bitboard>(
+        &self,
+        royals: B,
+        attacked: impl FnMut(Sq) -> bool,
+    ) -> bool {
+        match self.rules.pieces.royals_together {
+            true => royals.any() && royals.squares().all(attacked),
+            false => royals.squares().any(attacked),
+        }
     }
 
     /// The squares of `player`'s royal pieces.

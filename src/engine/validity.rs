@@ -404,6 +404,10 @@ impl<'r> Position<'r> {
         }
         let mover = self.to_move;
         let last = 1 - mover;
+        // Royal pieces that stand together may be left attacked but for one.
+        if !self.royal_attacked_by(last, mover) {
+            return Ok(());
+        }
         let attacked = (0..self.board.len()).find_map(|sq| {
             let (kind, owner) = self.piece(self.board[sq])?;
             let exposed = owner == last && rules.pieces.kinds[kind].royal;

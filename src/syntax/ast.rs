@@ -206,13 +206,22 @@ impl Piece {
     pub fn is_royal(&self) -> bool {
         self.clauses
             .iter()
-            .any(|c| matches!(c, PieceClause::Royal(_)))
+            .any(|c| matches!(c, PieceClause::Royal { .. }))
+    }
+
+    /// Whether the piece is `royal together`.
+    pub fn is_royal_together(&self) -> bool {
+        (self.clauses.iter()).any(|c| matches!(c, PieceClause::Royal { together: true, .. }))
     }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum PieceClause {
-    Royal(Span),
+    /// `royal`; `together`: a player with several is in check only when all are attacked.
+    Royal {
+        span: Span,
+        together: bool,
+    },
     Move(MoveRule),
     Promote(Promotion),
     Drop(DropRule),

@@ -344,7 +344,10 @@ impl Builder {
         let mut clauses = Vec::new();
         for clause in it {
             match clause.as_rule() {
-                Rule::royal => clauses.push(PieceClause::Royal(self.span(&clause))),
+                Rule::royal => clauses.push(PieceClause::Royal {
+                    span: self.span(&clause),
+                    together: parts(clause).next().is_some(),
+                }),
                 Rule::move_rule => {
                     clauses.extend(self.move_rules(clause).into_iter().map(PieceClause::Move))
                 }

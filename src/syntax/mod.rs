@@ -433,6 +433,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_drop => "`drop`",
         kw_one_per_file => "`one-per-file`",
         kw_promoted => "`promoted`",
+        kw_together => "`together`",
         kw_per_file => "`per-file`",
         kw_no_mate => "`no-mate`",
         kw_grant => "`grant`",
