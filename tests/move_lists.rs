@@ -696,3 +696,16 @@ move_list!(
     "variants/spartan",
     "2k2k2/7R/8/8/8/8/8/2R1K3 b - - 0 1"
 );
+
+// Suicide chess: a player without a move is judged by the pieces on the board: equal numbers
+// draw, and the one with fewer wins.
+move_list!(
+    suicide_stalemate_with_as_many_pieces_draws,
+    "variants/suicide",
+    "8/8/8/8/8/p7/P7/8 w - - 0 1"
+);
+move_list!(
+    suicide_stalemate_with_fewer_pieces_wins,
+    "variants/suicide",
+    "8/8/8/8/8/p7/P7/7p w - - 0 1"
+);

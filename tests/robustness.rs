@@ -202,6 +202,8 @@ const VOCABULARY: &[&str] = &[
     "per-file",
     "promoted",
     "together",
+    "more",
+    "pieces",
     "takes",
     "over",
     "reaches",

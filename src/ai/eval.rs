@@ -68,6 +68,7 @@ impl Evaluator {
                 && matches!(
                     condition,
                     EndCondition::NoMoves
+                        | EndCondition::NoMovesCounted { .. }
                         | EndCondition::Extinct
                         | EndCondition::Stalemated
                         | EndCondition::Bare { .. }

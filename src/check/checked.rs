@@ -312,6 +312,10 @@ pub enum EndCondition {
     Checkmated,
     Stalemated,
     NoMoves,
+    /// No move, with fewer (or more) pieces on the board than every other player.
+    NoMovesCounted {
+        fewer: bool,
+    },
     RoyalCaptured,
     Exposed,
     /// The player has no piece at all, on the board or in hand.

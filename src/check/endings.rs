@@ -52,6 +52,7 @@ impl Checker<'_> {
                 }
             }
             EndCondition::NoMoves => Resolved::NoMoves,
+            &EndCondition::NoMovesCounted { fewer } => Resolved::NoMovesCounted { fewer },
             EndCondition::Extinct(None) => Resolved::Extinct,
             EndCondition::Extinct(Some(piece)) => Resolved::Fewer {
                 below: 1,
@@ -158,6 +159,9 @@ fn same_condition(a: &EndCondition, b: &EndCondition) -> bool {
         (EndCondition::Reaches(..), EndCondition::Reaches(..)) => false,
         (EndCondition::CounterReaches(c, n), EndCondition::CounterReaches(d, m)) => {
             c.value == d.value && n.value == m.value
+        }
+        (EndCondition::NoMovesCounted { fewer: x }, EndCondition::NoMovesCounted { fewer: y }) => {
+            x == y
         }
         _ => std::mem::discriminant(a) == std::mem::discriminant(b),
     }

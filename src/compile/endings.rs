@@ -48,6 +48,7 @@ fn condition(
         checked::EndCondition::RoyalCaptured => EndCondition::RoyalCaptured,
         checked::EndCondition::Exposed => EndCondition::Exposed,
         checked::EndCondition::NoMoves => EndCondition::NoMoves,
+        &checked::EndCondition::NoMovesCounted { fewer } => EndCondition::NoMovesCounted { fewer },
         checked::EndCondition::Extinct => EndCondition::Extinct,
         &checked::EndCondition::CounterReaches(counter, value) => EndCondition::CounterReaches {
             counter: counter.0 as u16,
@@ -87,6 +88,10 @@ pub enum EndCondition {
     Checkmated,
     Stalemated,
     NoMoves,
+    /// No move, with fewer (or more) pieces on the board than every other player.
+    NoMovesCounted {
+        fewer: bool,
+    },
     Extinct,
     /// A player has fewer than `below` pieces of one of the pieces counted in
     /// `Endings::counted[counted]` (board and hand together): the rule is about that player.
@@ -139,6 +144,8 @@ impl EndCondition {
             EndCondition::Checkmated => "checkmated",
             EndCondition::Stalemated => "stalemated",
             EndCondition::NoMoves => "no-moves",
+            EndCondition::NoMovesCounted { fewer: true } => "no-moves with fewer pieces",
+            EndCondition::NoMovesCounted { fewer: false } => "no-moves with more pieces",
             EndCondition::Extinct => "extinct",
             EndCondition::Fewer { .. } => "fewer than",
             EndCondition::Bare { .. } => "bare",
@@ -160,6 +167,7 @@ impl EndCondition {
             EndCondition::Checkmated
                 | EndCondition::Stalemated
                 | EndCondition::NoMoves
+                | EndCondition::NoMovesCounted { .. }
                 | EndCondition::Immobilized(_)
                 | EndCondition::Reaches {
                     goal: Goal::UnlessFollowed,
@@ -172,7 +180,10 @@ impl EndCondition {
     pub fn ends_early(self) -> bool {
         !matches!(
             self,
-            EndCondition::Checkmated | EndCondition::Stalemated | EndCondition::NoMoves
+            EndCondition::Checkmated
+                | EndCondition::Stalemated
+                | EndCondition::NoMoves
+                | EndCondition::NoMovesCounted { .. }
         )
     }
 }

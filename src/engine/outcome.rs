@@ -137,6 +137,7 @@ impl<'r> Position<'r> {
             EndCondition::Checkmated => stuck && self.in_check(),
             EndCondition::Stalemated => stuck && !self.in_check(),
             EndCondition::NoMoves => stuck,
+            EndCondition::NoMovesCounted { fewer } => stuck && self.outnumbered(fewer),
             EndCondition::Extinct => self.has_no_pieces(self.to_move),
             EndCondition::RoyalCaptured => !self.has_royal(self.to_move),
             EndCondition::Repeated(n) => self.occurrences() >= n,
@@ -155,6 +156,12 @@ impl<'r> Position<'r> {
             EndCondition::Checkmated => format!("{name} is checkmated"),
             EndCondition::Stalemated => format!("{name} is stalemated"),
             EndCondition::NoMoves => format!("{name} has no move"),
+            EndCondition::NoMovesCounted { fewer: true } => {
+                format!("{name} has no move, with fewer pieces")
+            }
+            EndCondition::NoMovesCounted { fewer: false } => {
+                format!("{name} has no move, with more pieces")
+            }
             EndCondition::Extinct => format!("{name} has no pieces"),
             EndCondition::Fewer { below, counted } => {
                 let counts = (rules.endings.counted[counted as usize].iter())
@@ -338,6 +345,22 @@ impl<'r> Position<'r> {
             (true, true) => others.any(|p| self.spare_pieces(p) > 1),
             (true, false) => self.spare_pieces(self.to_move) > 0,
         }
+    }
+
+    /// Whether the player to move has fewer pieces on the board than every other player still
+    /// in (`fewer`), or more than every one.
+    fn outnumbered(&self, fewer: bool) -> bool {
+        let all = self.rules.pieces.all();
+        let own = at_width!(self.rules, B => self.kinds_set::<B>(self.to_move, all).count());
+        self.players_still_in()
+            .filter(|&p| p != self.to_move)
+            .all(|p| {
+                let theirs = at_width!(self.rules, B => self.kinds_set::<B>(p, all).count());
+                match fewer {
+                    true => own < theirs,
+                    false => own > theirs,
+                }
+            })
     }
 
     /// How many pieces of `kinds` `player` has, on the board and in hand.

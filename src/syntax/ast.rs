@@ -523,6 +523,10 @@ pub enum EndCondition {
     Checkmated,
     Stalemated,
     NoMoves,
+    /// No move, with fewer (or more) pieces on the board than every other player.
+    NoMovesCounted {
+        fewer: bool,
+    },
     RoyalCaptured,
     Exposed,
     /// No piece at all is left, or none of the named kind.

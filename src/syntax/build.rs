@@ -892,7 +892,12 @@ impl Builder {
             match inner.as_rule() {
                 Rule::checkmated => EndCondition::Checkmated,
                 Rule::stalemated => EndCondition::Stalemated,
-                Rule::no_moves => EndCondition::NoMoves,
+                Rule::no_moves => match parts(inner).next() {
+                    None => EndCondition::NoMoves,
+                    Some(count) => EndCondition::NoMovesCounted {
+                        fewer: parts(count).next().map(|p| p.as_rule()) == Some(Rule::fewer_pieces),
+                    },
+                },
                 Rule::royal_captured => EndCondition::RoyalCaptured,
                 Rule::exposed => EndCondition::Exposed,
                 Rule::extinct => EndCondition::Extinct(parts(inner).next().map(|p| self.name(p))),

@@ -434,6 +434,8 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_one_per_file => "`one-per-file`",
         kw_promoted => "`promoted`",
         kw_together => "`together`",
+        kw_more => "`more`",
+        kw_pieces => "`pieces`",
         kw_per_file => "`per-file`",
         kw_no_mate => "`no-mate`",
         kw_grant => "`grant`",
