@@ -709,3 +709,10 @@ move_list!(
     "variants/suicide",
     "8/8/8/8/8/p7/P7/7p w - - 0 1"
 );
+
+// Armageddon: Black has draw odds, so Black stalemated is a win for Black.
+move_list!(
+    armageddon_stalemate_is_a_win_for_black,
+    "variants/armageddon",
+    "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+);

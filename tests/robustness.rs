@@ -204,6 +204,7 @@ const VOCABULARY: &[&str] = &[
     "together",
     "more",
     "pieces",
+    "odds",
     "takes",
     "over",
     "reaches",

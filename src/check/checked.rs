@@ -58,6 +58,8 @@ pub struct Checked {
     pub triggers: Vec<Trigger>,
     /// The end rules, in file order.
     pub endings: Vec<EndRule>,
+    /// Every draw is a win for this player.
+    pub draw_odds: Option<PlayerId>,
     pub setup: Setup,
     pub tests: Vec<TestCase>,
     /// Each concept of the language the file uses, with its first use.

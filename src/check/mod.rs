@@ -150,6 +150,11 @@ fn check_whole(file: &RuleFile) -> Verdict {
 
 /// What the items resolved to, each `None` where something in it did not resolve (and was
 /// reported).
+/// Something given a second time: the problem at `again`, noting where it was `first` given.
+fn given_twice(code: Code, message: &str, again: Span, first: Span) -> Problem {
+    Problem::error(code, message, again, "again here").with_note(first, "first here")
+}
+
 struct Resolved {
     captures: checked::Captures,
     forbidden: Vec<Forbidden>,
@@ -160,6 +165,7 @@ struct Resolved {
     phases: Option<Vec<checked::Phase>>,
     triggers: Vec<Option<checked::Trigger>>,
     endings: Vec<Option<checked::EndRule>>,
+    draw_odds: Option<(Span, Option<PlayerId>)>,
     setup: Option<checked::Setup>,
     tests: Vec<TestCase>,
 }
@@ -238,6 +244,20 @@ impl<'a> Checker<'a> {
                 .with_help("say `royal together` on every royal piece, or on none"),
             );
         }
+    }
+
+    /// `draw odds PLAYER`: a player of the game, given once.
+    fn check_draw_odds(
+        &mut self,
+        odds: &Spanned<Name>,
+        seen: &mut Option<(Span, Option<PlayerId>)>,
+    ) {
+        if let Some((first, _)) = seen {
+            let message = "draw odds given twice";
+            self.error(given_twice(Code::DrawOddsTwice, message, odds.span, *first));
+            return;
+        }
+        *seen = Some((odds.span, self.player(&odds.value)));
     }
 
     /// Whether `name` is among the names `seen` before it in one list; reports it if so.
@@ -455,6 +475,7 @@ impl<'a> Checker<'a> {
             phases: None,
             triggers: Vec::new(),
             endings: Vec::new(),
+            draw_odds: None,
             setup: None,
             tests: Vec::new(),
         };
@@ -473,6 +494,7 @@ impl<'a> Checker<'a> {
                 Item::Setup(setup) => setups.push(self.check_setup(setup)),
                 Item::Test(test) => resolved.tests.push(self.check_test(test)),
                 Item::Forbid(rule) => resolved.forbidden.push(self.check_forbid(rule)),
+                Item::DrawOdds(odds) => self.check_draw_odds(odds, &mut resolved.draw_odds),
                 Item::Game(_)
                 | Item::Board(_)
                 | Item::Player(_)
@@ -515,6 +537,10 @@ impl<'a> Checker<'a> {
             phases: resolved.phases?,
             triggers: resolved.triggers.into_iter().collect::<Option<_>>()?,
             endings: resolved.endings.into_iter().collect::<Option<_>>()?,
+            draw_odds: match resolved.draw_odds {
+                Some((_, player)) => Some(player?),
+                None => None,
+            },
             setup: resolved.setup?,
             tests: resolved.tests,
             uses: uses.to_vec(),
@@ -604,15 +630,13 @@ impl<'a> Checker<'a> {
                 std::mem::discriminant(&earlier.value) == std::mem::discriminant(&rule.value)
             });
             if let Some(earlier) = same {
-                self.error(
-                    Problem::error(
-                        Code::CaptureRuleTwice,
-                        "capture rule given twice",
-                        rule.span,
-                        "again here",
-                    )
-                    .with_note(earlier.span, "first given here"),
-                );
+                let message = "capture rule given twice";
+                self.error(given_twice(
+                    Code::CaptureRuleTwice,
+                    message,
+                    rule.span,
+                    earlier.span,
+                ));
             }
         }
         let none = captures.iter().find(|r| r.value == CaptureRule::None);

@@ -3,7 +3,7 @@
 use super::checked::{self, PieceId, TagId};
 use super::forms::promotion_clauses;
 use super::zones::ForPlayers;
-use super::{Checker, DirectionUse, graph};
+use super::{Checker, DirectionUse, given_twice, graph};
 use crate::diagnostic::{Code, Problem};
 use crate::geometry::{self, DirectionSet};
 use crate::syntax::ast::*;
@@ -117,15 +117,8 @@ impl Checker<'_> {
             match clause {
                 PieceClause::Royal { span, .. } => {
                     if let Some(first) = royal {
-                        self.error(
-                            Problem::error(
-                                Code::RoyalTwice,
-                                "`royal` given twice",
-                                *span,
-                                "again here",
-                            )
-                            .with_note(first, "first here"),
-                        );
+                        let message = "`royal` given twice";
+                        self.error(given_twice(Code::RoyalTwice, message, *span, first));
                     }
                     royal = Some(*span);
                 }
@@ -152,15 +145,10 @@ impl Checker<'_> {
                 PieceClause::Castle(castle) => {
                     let key = castle_key(castle);
                     if let Some((_, first)) = castles.iter().find(|(k, _)| *k == key) {
+                        let message = "the same castling given twice";
                         self.error(
-                            Problem::error(
-                                Code::CastleTwice,
-                                "the same castling given twice",
-                                castle.span,
-                                "again here",
-                            )
-                            .with_note(*first, "first here")
-                            .with_help("remove one: it would make the same move twice"),
+                            given_twice(Code::CastleTwice, message, castle.span, *first)
+                                .with_help("remove one: it would make the same move twice"),
                         );
                     }
                     castles.push((key, castle.span));
@@ -252,15 +240,13 @@ impl Checker<'_> {
         for modifier in &rule.modifiers {
             let kind = std::mem::discriminant(&modifier.value);
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == kind) {
-                self.error(
-                    Problem::error(
-                        Code::ModifierTwice,
-                        "modifier given twice",
-                        modifier.span,
-                        "again here",
-                    )
-                    .with_note(*first, "first here"),
-                );
+                let message = "modifier given twice";
+                self.error(given_twice(
+                    Code::ModifierTwice,
+                    message,
+                    modifier.span,
+                    *first,
+                ));
                 continue;
             }
             seen.push((kind, modifier.span));

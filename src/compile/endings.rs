@@ -11,6 +11,8 @@ pub struct Endings {
     pub rules: Vec<(Outcome, EndCondition)>,
     /// The kinds counted by `Fewer` conditions: one mask per named piece, its forms together.
     pub counted: Vec<Vec<u64>>,
+    /// Every draw is a win for this player (armageddon's Black).
+    pub draw_odds: Option<usize>,
 }
 
 impl Endings {
@@ -25,7 +27,11 @@ impl Endings {
                 (rule.outcome, condition)
             })
             .collect();
-        Endings { rules, counted }
+        Endings {
+            rules,
+            counted,
+            draw_odds: checked.draw_odds.map(|player| player.0),
+        }
     }
 
     /// Whether an end rule judges legality from the opponent's whole reply.

@@ -159,6 +159,7 @@ codes! {
     // The end of the game.
     NeedsRoyal = "needs-royal",
     EndConditionTwice = "end-condition-twice",
+    DrawOddsTwice = "draw-odds-twice",
     RepeatedTooFew = "repeated-too-few",
     QuietPliesZero = "quiet-plies-zero",
     FewerThanZero = "fewer-than-zero",

@@ -382,11 +382,22 @@ impl<'r> Position<'r> {
     }
 
     /// A draw shared by the players still in.
+    /// A draw, or, where a player has draw odds, that player's win.
     fn draw(&self, reason: String, cause: Cause) -> Ending {
-        Ending::Draw {
-            players: self.alive,
-            reason,
-            cause,
+        match self.rules.endings.draw_odds {
+            Some(player) if self.alive & 1 << player != 0 => Ending::Win {
+                players: 1 << player,
+                reason: format!(
+                    "{reason}, a draw, which {} wins on draw odds",
+                    self.rules.players.names[player]
+                ),
+                cause,
+            },
+            _ => Ending::Draw {
+                players: self.alive,
+                reason,
+                cause,
+            },
         }
     }
 

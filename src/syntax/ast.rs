@@ -41,6 +41,8 @@ pub enum Item {
     Phase(Phase),
     Trigger(Trigger),
     End(EndRule),
+    /// `draw odds PLAYER`: every draw is a win for that player.
+    DrawOdds(Spanned<Name>),
     Setup(Setup),
     Test(Test),
 }

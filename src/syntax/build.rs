@@ -122,6 +122,11 @@ impl Builder {
             Rule::phase => Item::Phase(self.phase(pair)),
             Rule::trigger => Item::Trigger(self.trigger(pair)),
             Rule::end_rule => Item::End(self.end_rule(pair)),
+            Rule::draw_odds => {
+                let span = self.span(&pair);
+                let player = self.name(parts(pair).next().expect("player"));
+                Item::DrawOdds(Spanned::new(player, span))
+            }
             Rule::setup => Item::Setup(self.setup(pair)),
             Rule::test => Item::Test(self.test(pair)),
             other => unreachable!("the grammar has no item {other:?}"),

@@ -435,6 +435,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_promoted => "`promoted`",
         kw_together => "`together`",
         kw_more => "`more`",
+        kw_odds => "`odds`",
         kw_pieces => "`pieces`",
         kw_per_file => "`per-file`",
         kw_no_mate => "`no-mate`",
