@@ -716,3 +716,11 @@ move_list!(
     "variants/armageddon",
     "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
 );
+
+// Capture-all chess: taking Black's last piece wins, though a King is among White's pieces.
+move_list!(
+    captureall_last_piece_taken,
+    "variants/captureall",
+    "8/8/8/8/8/8/1p6/R3K3 w Q - 0 1",
+    "a1a2 b2b1q e1d2 b1b2 a2b2"
+);
