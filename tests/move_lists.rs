@@ -724,3 +724,11 @@ move_list!(
     "8/8/8/8/8/8/1p6/R3K3 w Q - 0 1",
     "a1a2 b2b1q e1d2 b1b2 a2b2"
 );
+
+// Micro shogi: a piece turns over exactly when it captures (the Pawn taking on b3 becomes a
+// Knight, written +), never on a quiet move (d2d3).
+move_list!(
+    micro_turns_over_on_capture_only,
+    "variants/micro",
+    "k3/4/1p2/1P1P/2K1[] w - - 0 1"
+);

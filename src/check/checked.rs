@@ -170,6 +170,8 @@ pub struct Promotion {
     pub optional: bool,
     /// The move may start or end in the zone; otherwise it must end there.
     pub via: bool,
+    /// Only on a move that captures.
+    pub by_capture: bool,
     pub zone: ZoneExpr,
 }
 

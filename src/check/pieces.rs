@@ -600,6 +600,7 @@ impl Checker<'_> {
             limits,
             optional: promotion.optional,
             via: promotion.trigger == PromotionTrigger::Via,
+            by_capture: promotion.by_capture,
             zone: zone?,
         })
     }

@@ -22,6 +22,8 @@ pub struct Kind {
     /// How positions write it for the first player (`N`, `+P`, `Q~`), unique among kinds.
     pub text: String,
     pub promotions: Vec<Promotion>,
+    /// One of its promotions happens only on a capture.
+    pub promotes_by_capture: bool,
     pub drops: DropLimits,
 }
 
@@ -33,6 +35,8 @@ pub struct Promotion {
     pub optional: bool,
     /// The move may start or end in the zone; otherwise it must end there.
     pub via: bool,
+    /// Only on a move that captures.
+    pub by_capture: bool,
     pub zone: u16,
 }
 
@@ -312,6 +316,7 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
                 .collect(),
             optional: promotion.optional,
             via: promotion.via,
+            by_capture: promotion.by_capture,
             zone: moves.zone(&promotion.zone),
         })
         .collect();
@@ -339,6 +344,7 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
         demotes_to: root as u8,
         promoted: root != shape,
         text,
+        promotes_by_capture: promotions.iter().any(|p| p.by_capture),
         promotions,
         drops,
     }

@@ -266,7 +266,8 @@ impl Position<'_> {
         let rules = self.rules;
         let (kind, player) = rules.pieces.split(code);
         let promotions = &rules.pieces.kinds[kind].promotions;
-        if promotions.len() > MAX_PROMOTION_RULES {
+        // Promotions on captures only are left to the move generator.
+        if promotions.len() > MAX_PROMOTION_RULES || rules.pieces.kinds[kind].promotes_by_capture {
             return None;
         }
         // Split the targets by which promotion rules apply there: each part gets the union of

@@ -313,8 +313,9 @@ impl Position<'_> {
         let mut forced = false;
         let mut targets = 0u64;
         for promotion in &rules.pieces.kinds[kind].promotions {
-            let applies = rules.zones.contains(promotion.zone, player, to)
+            let in_zone = rules.zones.contains(promotion.zone, player, to)
                 || (promotion.via && rules.zones.contains(promotion.zone, player, from));
+            let applies = in_zone && (!promotion.by_capture || self.board[to as usize] != EMPTY);
             if applies {
                 forced |= !promotion.optional;
                 targets |= self.promotion_choices(promotion, player);

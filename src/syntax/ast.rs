@@ -299,6 +299,8 @@ pub struct Promotion {
     pub targets: Vec<Name>,
     pub trigger: PromotionTrigger,
     pub zone: ZoneExpr,
+    /// Only on a move that captures.
+    pub by_capture: bool,
     pub limits: Vec<PromotionLimit>,
     pub span: Span,
 }

@@ -505,9 +505,11 @@ impl Builder {
         let mut trigger = PromotionTrigger::In;
         let mut zone = None;
         let mut limits = Vec::new();
+        let mut by_capture = false;
         for part in parts(pair) {
             match part.as_rule() {
                 Rule::optional_promotion => optional = true,
+                Rule::by_capture => by_capture = true,
                 Rule::name => targets.push(self.name(part)),
                 Rule::promotion_trigger => {
                     if part.as_str() == "via" {
@@ -523,6 +525,7 @@ impl Builder {
             targets,
             trigger,
             zone: zone.expect("promotion zone"),
+            by_capture,
             limits,
             span,
         }
