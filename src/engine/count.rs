@@ -373,17 +373,25 @@ impl Position<'_> {
             targets &= !zones.squares::<B>(z, player);
         }
         if limits.per_file > 0 {
-            let most = u32::from(limits.per_file);
-            let held = self.code_set::<B>(code);
-            for sq in held.squares() {
-                let file = rules.bits.file::<B>(rules.geometry.coords[sq as usize].0);
-                // One piece fills its file where the limit is one (shogi's Pawns): no count.
-                if most == 1 || (held & file).count() >= most {
-                    targets &= !file;
-                }
-            }
+            targets &= !self.full_files::<B>(code, limits.per_file);
         }
         targets
+    }
+
+    /// The squares of the files that already hold `most` pieces with exactly this code (a
+    /// `per-file` drop limit).
+    pub(super) fn full_files<B: Bitboard>(&self, code: Code, most: u8) -> B {
+        let rules = self.rules;
+        let held = self.code_set::<B>(code);
+        let mut full = B::NONE;
+        for sq in held.squares() {
+            let file = rules.bits.file::<B>(rules.geometry.coords[sq as usize].0);
+            // One piece fills its file where the limit is one (shogi's Pawns): no count.
+            if most == 1 || (held & file).count() >= u32::from(most) {
+                full |= file;
+            }
+        }
+        full
     }
 
     /// The drops among `targets` that a drop rule may refuse: for a piece that may not mate by

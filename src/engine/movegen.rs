@@ -414,12 +414,15 @@ impl Position<'_> {
             }
             let code = rules.pieces.code(kind, mover);
             let limits = &rules.pieces.kinds[kind].drops;
+            let file_of = |sq: Sq| rules.geometry.coords[sq as usize].0;
             let taken_files = match limits.per_file {
                 0 => 0,
-                most => self.files_holding(code, most),
+                most => at_width!(rules, B => self.full_files::<B>(code, most)
+                    .squares()
+                    .fold(0u32, |files, sq| files | 1 << file_of(sq))),
             };
             for to in 0..self.board.len() as Sq {
-                let file = rules.geometry.coords[to as usize].0;
+                let file = file_of(to);
                 if self.board[to as usize] != EMPTY
                     || zone.is_some_and(|z| !self.in_drop_zone(z, mover, to))
                     || limits
@@ -458,22 +461,6 @@ impl Position<'_> {
                         .is_some_and(|(k, p)| p == player && kinds & (1 << k) != 0)
             }),
         }
-    }
-
-    /// The files, as bits, on which at least `most` pieces with exactly this code stand.
-    fn files_holding(&self, code: Code, most: u8) -> u32 {
-        let mut held = [0u8; 32];
-        for (_, &(file, _)) in self
-            .board
-            .iter()
-            .zip(&self.rules.geometry.coords)
-            .filter(|(c, _)| **c == code)
-        {
-            held[file as usize] += 1;
-        }
-        (0..held.len())
-            .filter(|&f| held[f] >= most)
-            .fold(0, |files, f| files | 1 << f)
     }
 }
 

@@ -350,12 +350,12 @@ impl<'r> Position<'r> {
     /// Whether the player to move has fewer pieces on the board than every other player still
     /// in (`fewer`), or more than every one.
     fn outnumbered(&self, fewer: bool) -> bool {
-        let all = self.rules.pieces.all();
-        let own = at_width!(self.rules, B => self.kinds_set::<B>(self.to_move, all).count());
+        let on_board = |p: usize| at_width!(self.rules, B => self.player_set::<B>(p).count());
+        let own = on_board(self.to_move);
         self.players_still_in()
             .filter(|&p| p != self.to_move)
             .all(|p| {
-                let theirs = at_width!(self.rules, B => self.kinds_set::<B>(p, all).count());
+                let theirs = on_board(p);
                 match fewer {
                     true => own < theirs,
                     false => own > theirs,
