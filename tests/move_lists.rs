@@ -732,3 +732,26 @@ move_list!(
     "variants/micro",
     "k3/4/1p2/1P1P/2K1[] w - - 0 1"
 );
+
+// Seirawan chess: a piece leaving a gate (b1, c1, e1, h1 here; not a1 or d1, whose pieces have
+// moved since the start) may let the Hawk in on the square it left; castling gates on the
+// King's square or the Rook's.
+move_list!(
+    seirawan_gates_on_the_squares_left,
+    "variants/seirawan",
+    "4k3/8/8/8/8/8/8/RNBQK2R[H] w KBC - 0 1"
+);
+// A gated piece does not block a check: after Rxf8+, Black may not answer Kd8 and gate the
+// Elephant onto e8 between the Rook and the King.
+move_list!(
+    seirawan_gated_piece_does_not_block_check,
+    "variants/seirawan",
+    "rhb1kRn1/p1pqp2r/n2p3p/1p4p1/P2P3P/8/1PP1PPP1/HNBQKBNR[Ee] b KBCDFGqcg - 0 8"
+);
+// S-house: the Elephant just taken on f3 goes to hand, but may not enter through the gate of
+// the piece that took it.
+move_list!(
+    shouse_piece_just_taken_does_not_gate,
+    "variants/shouse",
+    "rnbqkbnr/pppppppp/8/8/8/E4e2/PPPPPPPP/RNBQKBNR[Hh] w KQBCDFGkqbcdfg - 0 2"
+);

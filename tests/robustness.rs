@@ -151,6 +151,7 @@ const VOCABULARY: &[&str] = &[
     "in",
     "via",
     "drop",
+    "gate",
     "one-per-file",
     "no-mate",
     "grant",

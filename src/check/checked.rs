@@ -267,6 +267,8 @@ pub struct Step {
 pub enum Action {
     Move(Vec<PieceId>),
     Drop(Vec<PieceId>, Option<DropZone>),
+    /// A piece from hand enters on a gate the move just left (of the zone, if given).
+    Gate(Vec<PieceId>, Option<ZoneExpr>),
     /// Arrow flights; the first case whose tag matches the move just made applies.
     Shoot(Vec<ArrowCase>),
     Unblock,

@@ -19,6 +19,7 @@ pub enum Feature {
     FreeCastling,
     Promotion,
     Drops,
+    Gating,
     DropLimits,
     ZonesNearPieces,
     Grants,
@@ -61,6 +62,7 @@ impl Feature {
             Feature::FreeCastling => "castling without rights or with either colour",
             Feature::Promotion => "promotion",
             Feature::Drops => "drops",
+            Feature::Gating => "gating",
             Feature::DropLimits => "drop limits",
             Feature::ZonesNearPieces => "zones next to pieces",
             Feature::Grants => "granted moves",
@@ -308,6 +310,12 @@ impl FeatureUses {
                     .as_ref()
                     .filter(|z| !matches!(z.value, ZoneKind::NextTo(_)))
                 {
+                    self.zone(zone);
+                }
+            }
+            Action::Gate(_, zone) => {
+                self.note(Feature::Gating, span);
+                if let Some(zone) = zone {
                     self.zone(zone);
                 }
             }

@@ -356,6 +356,9 @@ impl Checker<'_> {
         let action = match &step.action.value {
             Action::Move(pieces) => checked::Action::Move(self.piece_list(pieces)?),
             Action::Drop(pieces, zone) => self.check_drop_action(span, pieces, zone.as_ref())?,
+            Action::Gate(pieces, zone) => {
+                self.check_gate_action(span, pieces, zone.as_ref(), after_move)?
+            }
             Action::Shoot(shot) => checked::Action::Shoot(self.check_shot(span, shot, after_move)?),
             Action::Remove(removal) => checked::Action::Remove(self.check_removal(removal)?),
             Action::Pie => {
@@ -382,14 +385,8 @@ impl Checker<'_> {
         pieces: &[Name],
         zone: Option<&ZoneExpr>,
     ) -> Option<checked::Action> {
-        let pieces = self.piece_list(pieces);
+        let pieces = self.pieces_from_hand(span, pieces);
         let zone = zone.map(|zone| self.check_zone_expr(zone, ForPlayers::All));
-        if !self.hands_used {
-            self.error(
-                Problem::error(Code::DropWithoutHand, "nothing can ever be dropped", span, "no piece is ever in hand")
-                    .with_help("captures go to hand with `capture to-hand`, or a setup can give a `hand { ... }`"),
-            );
-        }
         let zone = match zone {
             Some(zone) => Some(match zone? {
                 checked::ZoneExpr::NextTo(piece) => checked::DropZone::NextTo(piece),
@@ -398,6 +395,47 @@ impl Checker<'_> {
             None => None,
         };
         Some(checked::Action::Drop(pieces?, zone))
+    }
+
+    /// The pieces a step takes from hand, in a game where something can be in hand.
+    fn pieces_from_hand(&mut self, span: Span, pieces: &[Name]) -> Option<Vec<checked::PieceId>> {
+        let pieces = self.piece_list(pieces);
+        if !self.hands_used {
+            self.error(
+                Problem::error(Code::DropWithoutHand, "nothing can ever be dropped", span, "no piece is ever in hand")
+                    .with_help("captures go to hand with `capture to-hand`, or a setup can give a `hand { ... }`"),
+            );
+        }
+        pieces
+    }
+
+    fn check_gate_action(
+        &mut self,
+        span: Span,
+        pieces: &[Name],
+        zone: Option<&ZoneExpr>,
+        after_move: bool,
+    ) -> Option<checked::Action> {
+        if !after_move {
+            self.error(
+                Problem::error(
+                    Code::GateBeforeMove,
+                    "`gate` must follow `move`",
+                    span,
+                    "nothing has moved yet",
+                )
+                .with_help(
+                    "a piece enters on the square the move leaves: `move then optional gate`",
+                ),
+            );
+        }
+        let pieces = self.pieces_from_hand(span, pieces);
+        let zone = zone.map(|zone| self.check_zone_expr(zone, ForPlayers::All));
+        let zone = match zone {
+            Some(zone) => Some(zone?),
+            None => None,
+        };
+        Some(checked::Action::Gate(pieces?, zone))
     }
 
     fn check_shot(

@@ -42,6 +42,8 @@ pub struct Derived {
     pub legality: Legality,
     /// Some move is allowed only as a piece's first move, so positions track unmoved pieces.
     pub first_moves: bool,
+    /// Some turn gates, so positions track open gates.
+    pub gates: bool,
     /// The kinds that have some castling without rights.
     pub free_castlers: u64,
     /// Some en-passant capture reaches further than one step: passed squares always open.
@@ -156,6 +158,7 @@ impl Derived {
             royalty_changes: (0..kinds.len()).any(|kind| pieces.changes_royalty(kind)),
             legality,
             first_moves: gens().any(|g| g.first) || castling.free.iter().any(|c| c.unmoved),
+            gates: !turns.gate_zones().is_empty(),
             free_castlers: castling.free.iter().fold(0, |m, c| m | 1 << c.kind),
             ep_always: gens().any(|g| g.en_passant && g.mode.captures() && !g.one_step()),
             hands: captures.to_hand || start.hands.iter().any(|&n| n > 0),

@@ -88,7 +88,8 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
         ..
     } = moves;
     let captures = Captures::new(checked, &mut geometry, &players);
-    let start = Start::new(checked, &geometry, &pieces, &players);
+    let mut start = Start::new(checked, &geometry, &pieces, &players);
+    start.open_gates(&turns.gate_zones(), &zones, &pieces);
     let castling = Castling::new(checked, &mut geometry, &pieces, &players, &start.board)?;
     let mut bits = BitTables::new(&geometry, &pieces, &players);
     bits.add_approaches(&geometry, &pieces, &players, &turns.triggers, &zones);

@@ -3,7 +3,9 @@
 use super::geometry::Geometry;
 use super::pieces::PieceTables;
 use super::players::Players;
-use super::{Code, EMPTY};
+use super::turns::TurnTables;
+use super::zones::ZoneSets;
+use super::{BLOCKED, Code, EMPTY, Sq};
 use crate::check::Checked;
 
 /// The position a game starts from; its castling rights are every right
@@ -14,6 +16,8 @@ pub struct Start {
     pub board: Vec<Code>,
     /// `hands[player * kinds + kind]`.
     pub hands: Vec<u8>,
+    /// The gates: squares whose first piece may let one from hand in as it leaves.
+    pub gates: Vec<Sq>,
 }
 
 impl Start {
@@ -35,6 +39,21 @@ impl Start {
             let kind = pieces.kinds[piece.0].demotes_to as usize;
             hands[player.0 * kinds + kind] += 1;
         }
-        Start { board, hands }
+        Start {
+            board,
+            hands,
+            gates: Vec::new(),
+        }
+    }
+
+    /// Opens a gate on each square of the start position whose piece stands in a zone of a
+    /// gate step (`None`: anywhere) for its player.
+    pub fn open_gates(&mut self, zones: &[Option<u16>], sets: &ZoneSets, pieces: &PieceTables) {
+        self.gates = (self.board.iter().enumerate())
+            .filter(|&(_, &code)| code != EMPTY && code != BLOCKED)
+            .map(|(sq, &code)| (sq as Sq, pieces.split(code).1))
+            .filter(|&(sq, player)| TurnTables::gate_square(zones, sets, player, sq))
+            .map(|(sq, _)| sq)
+            .collect();
     }
 }

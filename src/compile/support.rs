@@ -17,6 +17,7 @@ pub fn runs(feature: Feature) -> bool {
         | Feature::FreeCastling
         | Feature::Promotion
         | Feature::Drops
+        | Feature::Gating
         | Feature::DropLimits
         | Feature::Grants
         | Feature::CapturesToHand

@@ -2,10 +2,12 @@
 //! choice of plans, each a sequence of steps. The engine runs these programs depth first and
 //! never sees the syntax tree.
 
+use super::Sq;
 use super::counters::{self, Counter};
 use super::forbidden::Forbids;
 use super::moves::{Gen, Mode, MoveCompiler, tag_number};
 use super::pieces::kinds_of;
+use super::zones::ZoneSets;
 use crate::check::checked::{self, Checked, PieceId};
 
 /// Everything a turn can be: the phases of the game with their turn programs, the triggers
@@ -58,6 +60,30 @@ impl TurnTables {
             })
             .flat_map(|plan| &plan.steps)
             .any(|step| matches!(step.action, Action::Pie))
+    }
+
+    /// The zones of the gate steps (`None` for a step with no zone, open everywhere); empty
+    /// when no turn gates.
+    pub fn gate_zones(&self) -> Vec<Option<u16>> {
+        let ordinary = self.phases.iter().flat_map(|p| &p.ordinary);
+        let periodic =
+            (self.phases.iter()).flat_map(|p| p.periodic.iter().flat_map(|(_, plans)| plans));
+        let mut zones: Vec<Option<u16>> = (ordinary.chain(periodic))
+            .flat_map(|plan| &plan.steps)
+            .filter_map(|step| match step.action {
+                Action::Gate { zone, .. } => Some(zone),
+                _ => None,
+            })
+            .collect();
+        zones.sort();
+        zones.dedup();
+        zones
+    }
+
+    /// Whether `player` may have a gate on `sq`: it lies in the zone of one of the gate steps
+    /// (`zones`, from [`gate_zones`](Self::gate_zones)).
+    pub fn gate_square(zones: &[Option<u16>], sets: &ZoneSets, player: usize, sq: Sq) -> bool {
+        (zones.iter()).any(|zone| zone.is_none_or(|z| sets.contains(z, player, sq)))
     }
 
     /// Whether some turn places a piece and then moves: two placements may then end in the
@@ -161,6 +187,12 @@ pub enum Action {
     Drop {
         pieces: u64,
         zone: Option<DropZone>,
+    },
+    /// A piece of `pieces` from hand enters on a gate (of `zone`, if given) that the turn's
+    /// move left empty.
+    Gate {
+        pieces: u64,
+        zone: Option<u16>,
     },
     /// The piece that just moved shoots; the first case whose tag matches the move applies.
     Shoot(Vec<ArrowCase>),
@@ -292,6 +324,10 @@ impl TurnCompiler<'_, '_> {
                     }
                     checked::DropZone::Zone(zone) => DropZone::Fixed(self.moves.zone(zone)),
                 }),
+            },
+            checked::Action::Gate(pieces, zone) => Action::Gate {
+                pieces: self.named(pieces),
+                zone: zone.as_ref().map(|zone| self.moves.zone(zone)),
             },
             checked::Action::Shoot(cases) => Action::Shoot(
                 cases

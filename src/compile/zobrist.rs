@@ -1,6 +1,6 @@
 //! Zobrist keys: one random number per piece-on-square, hand count, player to move, castling
 //! right, en-passant square, phase, player out of the game, the pie swap, and each player's
-//! count of turns in the phase, so a position's hash changes incrementally with each part.
+//! count of turns in the phase, each open gate, so a position's hash changes incrementally with each part.
 
 use crate::random::Random;
 
@@ -23,6 +23,8 @@ pub struct Zobrist {
     turn_seed: u64,
     /// Mixed with a counter's slot and value.
     counter_seed: u64,
+    /// Mixed with the square of an open gate.
+    gate_seed: u64,
 }
 
 impl Zobrist {
@@ -39,7 +41,7 @@ impl Zobrist {
         let ep = table(squares);
         let phases = table(phases + 1);
         let out = table(players);
-        let extra = table(3);
+        let extra = table(4);
         Zobrist {
             squares,
             piece,
@@ -52,6 +54,7 @@ impl Zobrist {
             swapped: extra[0],
             turn_seed: extra[1],
             counter_seed: extra[2],
+            gate_seed: extra[3],
         }
     }
 
@@ -88,6 +91,10 @@ impl Zobrist {
 
     pub fn counter(&self, slot: usize, value: u16) -> u64 {
         keyed(self.counter_seed, slot, u32::from(value))
+    }
+
+    pub fn gate(&self, sq: u16) -> u64 {
+        keyed(self.gate_seed, usize::from(sq), 1)
     }
 }
 

@@ -149,6 +149,7 @@ codes! {
     TriggerAction = "trigger-action",
     DropWithoutHand = "drop-without-hand",
     ShootBeforeMove = "shoot-before-move",
+    GateBeforeMove = "gate-before-move",
     ArrowTagTwice = "arrow-tag-twice",
     ArrowAtom = "arrow-atom",
     ArrowWithMode = "arrow-with-mode",

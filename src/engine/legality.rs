@@ -41,7 +41,19 @@ impl Position<'_> {
 
     fn keep_safe<B: Bitboard>(&mut self, player: usize, out: &mut Vec<Turn>) {
         let guard = self.guard::<B>(player);
-        out.retain(|turn| self.is_safe(turn, player, &guard));
+        let gates = self.rules.derived.gates;
+        out.retain(|turn| {
+            // A piece let in through a gate does not shield: the move must be safe alone.
+            let bare;
+            let judged = match gates {
+                true => {
+                    bare = turn.without(PartKind::Gate);
+                    &bare
+                }
+                false => turn,
+            };
+            self.is_safe(judged, player, &guard)
+        });
     }
 
     /// What proves `player`'s turns legal in this position: the royal pieces, and when none
@@ -203,7 +215,7 @@ impl Position<'_> {
                     }
                     touched |= B::bit(from) | B::bit(to);
                 }
-                PartKind::Drop => {
+                PartKind::Drop | PartKind::Gate => {
                     if occupied.has(to) {
                         return None;
                     }

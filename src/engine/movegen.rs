@@ -2,6 +2,7 @@
 //! programs, each extending a turn begun by earlier steps.
 
 use super::position::Position;
+use super::steps::Request;
 use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
@@ -407,6 +408,54 @@ impl Position<'_> {
         base: Turn,
         out: &mut Vec<Turn>,
     ) {
+        let squares = (0..self.board.len() as Sq)
+            .filter(|&to| zone.is_none_or(|z| self.in_drop_zone(z, mover, to)));
+        self.drops_onto(PartKind::Drop, mover, kinds, squares, base, out);
+    }
+
+    /// Gating after the move of `base`: a piece of `kinds` from hand onto each gate (of `zone`,
+    /// if given) that the move left empty, within the piece's own drop limits.
+    pub(super) fn gate_turns(
+        &self,
+        request: Request,
+        kinds: u64,
+        zone: Option<u16>,
+        base: Turn,
+        out: &mut Vec<Turn>,
+    ) {
+        let rules = self.rules;
+        let mover = request.player;
+        // Only a piece in hand before the move may enter, not one the move has just taken.
+        let held = (0..rules.pieces.kinds.len())
+            .filter(|&kind| self.hand_at(self.hand_slot(mover, kind), request.start) > 0)
+            .fold(0u64, |held, kind| held | 1 << kind);
+        let left = base
+            .parts()
+            .iter()
+            .filter(|p| {
+                matches!(
+                    p.kind,
+                    PartKind::Move | PartKind::Promote | PartKind::Partner
+                )
+            })
+            .map(|p| p.from)
+            .filter(|&sq| {
+                self.gates[sq as usize] && zone.is_none_or(|z| rules.zones.contains(z, mover, sq))
+            });
+        self.drops_onto(PartKind::Gate, mover, kinds & held, left, base, out);
+    }
+
+    /// A part of `part` (a drop or a gate) taking a piece of `kinds` from `mover`'s hand onto
+    /// each of `squares` that is empty and within the piece's drop limits, each after `base`.
+    fn drops_onto(
+        &self,
+        part: PartKind,
+        mover: usize,
+        kinds: u64,
+        squares: impl Iterator<Item = Sq> + Clone,
+        base: Turn,
+        out: &mut Vec<Turn>,
+    ) {
         let rules = self.rules;
         for kind in 0..rules.pieces.kinds.len() {
             if self.hands[self.hand_slot(mover, kind)] == 0 || kinds & (1 << kind) == 0 {
@@ -421,10 +470,9 @@ impl Position<'_> {
                     .squares()
                     .fold(0u32, |files, sq| files | 1 << file_of(sq))),
             };
-            for to in 0..self.board.len() as Sq {
+            for to in squares.clone() {
                 let file = file_of(to);
                 if self.board[to as usize] != EMPTY
-                    || zone.is_some_and(|z| !self.in_drop_zone(z, mover, to))
                     || limits
                         .inside
                         .iter()
@@ -439,7 +487,7 @@ impl Position<'_> {
                 }
                 for &dropped in std::iter::once(&(kind as u8)).chain(&limits.also_as) {
                     out.push(base.with(Part {
-                        kind: PartKind::Drop,
+                        kind: part,
                         piece: rules.pieces.code(dropped as usize, mover),
                         from: NO_SQUARE,
                         to,

@@ -433,6 +433,7 @@ impl<'r> Position<'r> {
             player,
             movers: kinds,
             enough: 1,
+            start: 0,
         };
         self.generate(request, plans, &mut found);
         let any = !found.is_empty();

@@ -17,6 +17,8 @@ enum Change {
     PhaseTurns(u8, u32),
     Counter(u16, u16),
     Swapped,
+    /// The gate on the square closed.
+    GateClosed(Sq),
 }
 
 /// The scalars a made turn may change, saved whole, and where its journal entries start.
@@ -103,6 +105,8 @@ pub struct Position<'r> {
     /// The legal turns of the player to move, when the start of the turn already generated
     /// them, with the depth of made turns they belong to.
     pub(super) ready: Option<(usize, Vec<Turn>)>,
+    /// Whether each square is an open gate (kept when a turn may gate).
+    pub(super) gates: Vec<bool>,
 }
 
 impl<'r> Position<'r> {
@@ -111,6 +115,7 @@ impl<'r> Position<'r> {
     /// counts as unmoved where the start position has the same piece.
     pub(super) fn assemble(rules: &'r Ruleset, setup: &Setup) -> Self {
         let players = rules.players.count();
+        let squares = setup.board.len();
         let unmoved = (setup.board.iter().zip(&rules.start.board))
             .map(|(&code, &start)| code != EMPTY && code == start)
             .collect();
@@ -140,9 +145,20 @@ impl<'r> Position<'r> {
             journal: Vec::with_capacity(256),
             scratch: Vec::new(),
             ready: None,
+            gates: vec![false; if rules.derived.gates { squares } else { 0 }],
         };
         for (sq, &code) in setup.board.iter().enumerate() {
             position.set_square(sq as Sq, code);
+        }
+        // A gate is open only under a piece.
+        for &sq in setup
+            .gates
+            .iter()
+            .filter(|&&sq| setup.board[sq as usize] != EMPTY)
+        {
+            if let Some(open) = position.gates.get_mut(sq as usize) {
+                *open = true;
+            }
         }
         if setup.phase.is_none() {
             position.settle_phase();
@@ -239,6 +255,9 @@ impl<'r> Position<'r> {
         }
         for (slot, &value) in self.counters.iter().enumerate() {
             hash ^= z.counter(slot, value);
+        }
+        for (sq, _) in self.gates.iter().enumerate().filter(|&(_, &open)| open) {
+            hash ^= z.gate(sq as Sq);
         }
         hash
     }
@@ -393,6 +412,21 @@ impl<'r> Position<'r> {
         self.hash ^= self.rules.zobrist.swapped;
     }
 
+    pub(super) fn journal_len(&self) -> usize {
+        self.journal.len()
+    }
+
+    /// The count in hand `slot` as it was when the journal was `start` long.
+    pub(super) fn hand_at(&self, slot: usize, start: usize) -> u8 {
+        let earliest = self.journal[start..]
+            .iter()
+            .find_map(|change| match *change {
+                Change::Hand(s, count) if s as usize == slot => Some(count),
+                _ => None,
+            });
+        earliest.unwrap_or(self.hands[slot])
+    }
+
     pub(super) fn mark(&self) -> Mark {
         Mark {
             journal: self.journal.len(),
@@ -410,6 +444,7 @@ impl<'r> Position<'r> {
                 Change::PhaseTurns(player, count) => self.phase_turns[player as usize] = count,
                 Change::Counter(slot, value) => self.counters[slot as usize] = value,
                 Change::Swapped => self.swapped = !self.swapped,
+                Change::GateClosed(sq) => self.gates[sq as usize] = true,
             }
         }
         self.hash = mark.hash;
@@ -446,7 +481,7 @@ impl<'r> Position<'r> {
             self.note_unmoved(part.from, false);
             // A dropped piece counts as unmoved where the start position has it, as when a
             // position is read.
-            let fresh = part.kind == PartKind::Drop
+            let fresh = matches!(part.kind, PartKind::Drop | PartKind::Gate)
                 && self.rules.start.board[part.to as usize] == part.piece;
             self.note_unmoved(part.to, fresh);
         }
@@ -461,7 +496,7 @@ impl<'r> Position<'r> {
                     self.custodian_captures(part.to, mover);
                 }
             }
-            PartKind::Drop => {
+            PartKind::Drop | PartKind::Gate => {
                 // A piece dropped on its promoted side leaves the hand of what it was.
                 let (kind, _) = self.rules.pieces.split(part.piece);
                 let in_hand = self.rules.pieces.kinds[kind].demotes_to as usize;
@@ -560,6 +595,9 @@ impl<'r> Position<'r> {
             self.hash ^= z.castling_rights(self.castling) ^ z.castling_rights(castling);
             self.castling = castling;
         }
+        if rules.derived.gates {
+            self.close_gates(turn);
+        }
         self.halfmove = if quiet {
             self.halfmove.saturating_add(1)
         } else {
@@ -581,6 +619,22 @@ impl<'r> Position<'r> {
             && let Some(moved) = turn.last_move()
         {
             self.open_en_passant(turn.passed, moved.to, next);
+        }
+    }
+
+    /// Closes the gates of every square a turn's parts left or reached: a gate stays open only
+    /// while its first piece stays. They stay open while the turn is built, so that a gate
+    /// step sees the gates the move left.
+    #[inline(never)]
+    fn close_gates(&mut self, turn: &Turn) {
+        for part in turn.parts() {
+            for sq in [part.from, part.to] {
+                if sq != NO_SQUARE && self.gates[sq as usize] {
+                    self.journal.push(Change::GateClosed(sq));
+                    self.gates[sq as usize] = false;
+                    self.hash ^= self.rules.zobrist.gate(sq);
+                }
+            }
         }
     }
 

@@ -32,6 +32,9 @@ pub struct Setup {
     pub swapped: bool,
     /// `counters[player * counters + counter]`.
     pub counters: Vec<u16>,
+    /// The open gates: squares whose piece has not moved and may let one from hand in as it
+    /// leaves.
+    pub gates: Vec<Sq>,
 }
 
 impl Setup {
@@ -51,6 +54,7 @@ impl Setup {
             phase_turns: vec![0; players],
             swapped: false,
             counters: vec![0; players * rules.turns.counters.len()],
+            gates: rules.start.gates.clone(),
         }
     }
 }

@@ -13,6 +13,8 @@ pub(super) struct Request {
     pub player: usize,
     pub movers: u64,
     pub enough: usize,
+    /// The length of the journal when the turn began, to see the position as it was then.
+    pub start: usize,
 }
 
 impl Request {
@@ -21,6 +23,7 @@ impl Request {
             player,
             movers: rules.pieces.all(),
             enough: usize::MAX,
+            start: 0,
         }
     }
 }
@@ -96,7 +99,10 @@ impl<'r> Position<'r> {
     /// Every turn `player` could make by `plans`, legal or not, into `out` (cleared first).
     pub(super) fn pseudo_turns(&mut self, player: usize, plans: &'r [Plan], out: &mut Vec<Turn>) {
         out.clear();
-        let request = Request::every_turn(player, self.rules);
+        let request = Request {
+            start: self.journal_len(),
+            ..Request::every_turn(player, self.rules)
+        };
         for plan in plans {
             self.steps(request, &plan.steps, Turn::EMPTY, out);
         }
@@ -117,6 +123,7 @@ impl<'r> Position<'r> {
         out: &mut Vec<Turn>,
     ) {
         out.clear();
+        request.start = self.journal_len();
         // Royal safety and counter limits may still refuse a turn that was made.
         if self.rules.derived.royal || self.rules.derived.counter_limits {
             request.enough = usize::MAX;
@@ -247,6 +254,7 @@ impl<'r> Position<'r> {
                 self.piece_moves(player, pieces & request.movers, &partial, out)
             }
             Action::Drop { pieces, zone } => self.drop_turns(player, *pieces, *zone, partial, out),
+            Action::Gate { pieces, zone } => self.gate_turns(request, *pieces, *zone, partial, out),
             Action::Shoot(cases) => self.arrows(player, cases, partial, out),
             Action::Unblock => {
                 for sq in 0..self.board.len() as Sq {

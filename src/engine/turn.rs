@@ -14,6 +14,9 @@ pub enum PartKind {
     Partner,
     /// `piece` comes from the mover's hand to `to`.
     Drop,
+    /// As `Drop`, onto the gate the turn's move just left; the piece does not shield the
+    /// mover's royal pieces in that turn.
+    Gate,
     /// The piece on `from` is captured by the move (en passant): part of the move, not written.
     Take,
     /// The piece on `from` is taken off the board by the player's choice, to no hand.
@@ -99,6 +102,15 @@ impl Turn {
     /// The first part: the move or drop that the turn is about.
     pub fn main(&self) -> &Part {
         &self.parts[0]
+    }
+
+    /// The turn without its parts of `kind`.
+    pub fn without(&self, kind: PartKind) -> Turn {
+        let mut kept = Turn { len: 0, ..*self };
+        for part in self.parts().iter().filter(|p| p.kind != kind) {
+            kept = kept.with(*part);
+        }
+        kept
     }
 
     /// The last part that moves a piece of the player's own choosing.

@@ -165,6 +165,10 @@ impl<'r> Position<'r> {
             phase_turns: self.phase_turns.clone(),
             swapped: self.swapped,
             counters: self.counters.clone(),
+            gates: (self.gates.iter().enumerate())
+                .filter(|&(_, &open)| open)
+                .map(|(sq, _)| sq as Sq)
+                .collect(),
         }
     }
 

@@ -25,6 +25,7 @@
 //! for each counter of the game.
 
 use super::NotationError;
+use crate::compile::turns::TurnTables;
 use crate::compile::{BLOCKED, CastleRight, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
 use crate::engine::validity::square_beyond;
 use crate::engine::{Field, Position, PositionError, Setup};
@@ -62,7 +63,7 @@ fn write_setup(rules: &Ruleset, setup: &Setup) -> String {
         out.push(if to_move == 0 { 'w' } else { 'b' });
     }
     out.push(' ');
-    out.push_str(&castling_text(rules, setup.castling));
+    out.push_str(&castling_text(rules, setup));
     out.push(' ');
     out.push_str(&en_passant_text(rules, setup));
     out.push_str(&format!(" {} {}", setup.halfmove, setup.fullmove));
@@ -257,14 +258,15 @@ fn piece_text(rules: &Ruleset, code: Code) -> String {
     written(rules, &rules.pieces.kinds[kind].text, player)
 }
 
-fn castling_text(rules: &Ruleset, castling: u32) -> String {
-    let mut rights: Vec<(usize, bool, String)> = rules
-        .castling
-        .rights
-        .iter()
-        .enumerate()
-        .filter(|(bit, _)| castling & (1 << bit) != 0)
-        .map(|(_, right)| {
+/// The castling rights, then the open gates that no written right already stands for, each
+/// player's together.
+fn castling_text(rules: &Ruleset, setup: &Setup) -> String {
+    let held = (rules.castling.rights.iter().enumerate())
+        .filter(|(bit, _)| setup.castling & (1 << bit) != 0)
+        .map(|(_, right)| right);
+    let mut rights: Vec<(usize, bool, String)> = held
+        .clone()
+        .map(|right| {
             let text = written(rules, &right_letters(rules, right), right.player);
             (right.player, !right.kingside, text)
         })
@@ -272,9 +274,41 @@ fn castling_text(rules: &Ruleset, castling: u32) -> String {
     rights.sort();
     // Rights that share their pieces' squares are gained and lost together: written once.
     rights.dedup();
+    let implied: Vec<Sq> = held.flat_map(|r| [r.king_from, r.rook_from]).collect();
+    let mut gates: Vec<(usize, bool, String)> = (setup.gates.iter())
+        .filter(|sq| !implied.contains(sq))
+        .map(|&sq| {
+            let player = rules.pieces.split(setup.board[sq as usize]).1;
+            (
+                player,
+                true,
+                written(rules, &gate_letters(rules, sq, player), player),
+            )
+        })
+        .collect();
+    gates.sort();
+    rights.extend(gates);
+    rights.sort_by_key(|&(player, _, _)| player);
     match rights.is_empty() {
         true => "-".to_string(),
         false => rights.into_iter().map(|(_, _, text)| text).collect(),
+    }
+}
+
+/// How an open gate is written: its file, with the rank too where the file has another square
+/// that could be a gate of the same player.
+fn gate_letters(rules: &Ruleset, sq: Sq, player: usize) -> String {
+    let (file, rank) = rules.geometry.coords[sq as usize];
+    let zones = rules.turns.gate_zones();
+    let others = (0..rules.geometry.squares() as Sq).filter(|&other| {
+        other != sq
+            && rules.geometry.coords[other as usize].0 == file
+            && TurnTables::gate_square(&zones, &rules.zones, player, other)
+    });
+    let letter = char::from(b'A' + file);
+    match others.count() {
+        0 => letter.to_string(),
+        _ => format!("{letter}{}", rank + 1),
     }
 }
 
@@ -404,8 +438,10 @@ fn read_setup(rules: &Ruleset, text: &str) -> Result<(Setup, Places), NotationEr
     } else {
         rest.split_at(rest.len().min(2))
     };
+    setup.gates.clear();
     if let Some(&(start, castling)) = flags.first() {
-        places.castling = read_castling(rules, castling, start)?;
+        let field = read_castling(rules, &setup.board, castling, start)?;
+        (places.castling, setup.gates) = (field.rights, field.gates);
         setup.castling = places.castling.iter().fold(0, |bits, (b, _)| bits | b);
     }
     if let Some(&(start, ep)) = flags.get(1) {
@@ -741,16 +777,27 @@ fn read_hands(
     Ok(())
 }
 
-/// The castling rights written, each as the rights it stands for with where it stands.
+/// The castling rights written, each as the rights it stands for with where it stands; and the
+/// open gates, which in a game with gates the same field lists: those of each castling right's
+/// two pieces, and by file (with the rank where the file has several) those of other pieces.
 fn read_castling(
     rules: &Ruleset,
+    board: &[Code],
     text: &str,
     start: usize,
-) -> Result<Vec<(u32, Place)>, NotationError> {
+) -> Result<CastlingField, NotationError> {
     let mut rights = Vec::new();
+    let mut gates = Vec::new();
     if text == "-" {
-        return Ok(rights);
+        return Ok(CastlingField { rights, gates });
     }
+    let gate_zones = rules.turns.gate_zones();
+    let gate = |player: usize, sq: Sq| {
+        TurnTables::gate_square(&gate_zones, &rules.zones, player, sq)
+            && board[sq as usize] != EMPTY
+            && board[sq as usize] != BLOCKED
+            && rules.pieces.split(board[sq as usize]).1 == player
+    };
     let mut i = 0;
     while i < text.len() {
         let token = read_token(rules, text, i);
@@ -805,6 +852,19 @@ fn read_castling(
         }
         chosen.sort_by_key(|(_, r)| (r.king_from, r.rook_from));
         chosen.dedup_by_key(|(_, r)| (r.king_from, r.rook_from));
+        let on_file = (0..board.len() as Sq).filter(|&sq| {
+            let (file, r_rank) = rules.geometry.coords[sq as usize];
+            u32::from(b'A') + file as u32 == u32::from(letter)
+                && rank.is_none_or(|rank| r_rank as u32 + 1 == rank)
+                && gate(token.player, sq)
+        });
+        // In a game with gates, a letter that names a gate is one, unless it is `K` or `Q`.
+        let by_side_letter = matches!((letter, rank), (b'K' | b'Q', None));
+        if !by_side_letter && on_file.clone().next().is_some() {
+            gates.extend(on_file);
+            i = end;
+            continue;
+        }
         let bit = match chosen[..] {
             [(bit, _)] => bit,
             [] => {
@@ -820,9 +880,24 @@ fn read_castling(
         };
         let bits = rules.castling.same_pieces(bit);
         rights.push((bits, (start + i, start + end)));
+        let right = &rules.castling.rights[bit];
+        let owner = right.player;
+        gates.extend(
+            [right.king_from, right.rook_from]
+                .into_iter()
+                .filter(|&sq| gate(owner, sq)),
+        );
         i = end;
     }
-    Ok(rights)
+    Ok(CastlingField { rights, gates })
+}
+
+/// What the castling field of a position says.
+struct CastlingField {
+    /// Each castling right written: the rights it stands for, where it stands.
+    rights: Vec<(u32, Place)>,
+    /// The open gates.
+    gates: Vec<Sq>,
 }
 
 /// Whether the rights all move the same pair of pieces.

@@ -39,7 +39,7 @@ fn part_text(rules: &Ruleset, part: &Part) -> Option<String> {
                 geometry.name(part.to)
             )
         }
-        PartKind::Drop => format!(
+        PartKind::Drop | PartKind::Gate => format!(
             "{}@{}",
             letter(part.piece).to_uppercase(),
             geometry.name(part.to)

@@ -452,6 +452,8 @@ pub struct TurnStep {
 pub enum Action {
     Move(Vec<Name>),
     Drop(Vec<Name>, Option<ZoneExpr>),
+    /// A piece from hand enters on a square the move just left, if that square is a gate.
+    Gate(Vec<Name>, Option<ZoneExpr>),
     Shoot(Shot),
     Unblock,
     Remove(Removal),

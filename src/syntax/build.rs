@@ -770,15 +770,12 @@ impl Builder {
         let action = match pair.as_rule() {
             Rule::move_action => Action::Move(self.names(pair)),
             Rule::drop_action => {
-                let mut pieces = Vec::new();
-                let mut zone = None;
-                for part in parts(pair) {
-                    match part.as_rule() {
-                        Rule::name => pieces.push(self.name(part)),
-                        _ => zone = Some(self.zone_expr(part)),
-                    }
-                }
+                let (pieces, zone) = self.pieces_in_zone(pair);
                 Action::Drop(pieces, zone)
+            }
+            Rule::gate_action => {
+                let (pieces, zone) = self.pieces_in_zone(pair);
+                Action::Gate(pieces, zone)
             }
             Rule::shoot => Action::Shoot(self.shot(pair)),
             Rule::unblock => Action::Unblock,
@@ -788,6 +785,19 @@ impl Builder {
             other => unreachable!("the grammar has no action {other:?}"),
         };
         Spanned::new(action, span)
+    }
+
+    /// The pieces a step names, and the zone after its `in`.
+    fn pieces_in_zone(&mut self, pair: P<'_>) -> (Vec<Name>, Option<ZoneExpr>) {
+        let mut pieces = Vec::new();
+        let mut zone = None;
+        for part in parts(pair) {
+            match part.as_rule() {
+                Rule::name => pieces.push(self.name(part)),
+                _ => zone = Some(self.zone_expr(part)),
+            }
+        }
+        (pieces, zone)
     }
 
     fn shot(&mut self, pair: P<'_>) -> Shot {
