@@ -755,3 +755,26 @@ move_list!(
     "variants/shouse",
     "rnbqkbnr/pppppppp/8/8/8/E4e2/PPPPPPPP/RNBQKBNR[Hh] w KQBCDFGkqbcdfg - 0 2"
 );
+
+// Atomic chess: in check from the a1 Rook, White may still take on g7, as the explosion blows
+// up Black's King and ends the game.
+move_list!(
+    atomic_blowing_up_the_king_answers_check,
+    "variants/atomic",
+    "7k/6n1/8/8/8/8/8/r3K1Q1 w - - 0 1"
+);
+// Rxc4 blows up the Rook itself, the Knight taken and the Bishop on b5 beside it; the Pawns on
+// d3 and d5 beside it stay.
+move_list!(
+    atomic_explosion_spares_pawns_around,
+    "variants/atomic",
+    "4k3/8/8/1b1p4/2nR4/3P4/8/4K3 w - - 0 1",
+    "d4c4"
+);
+// Kings side by side cannot be in check: the a1 Rook does not check the e1 King, whose
+// neighbour e2 is Black's King. Neither King may take the other.
+move_list!(
+    atomic_kings_side_by_side_are_not_in_check,
+    "variants/atomic",
+    "8/8/8/8/8/8/4k3/r3K3 w - - 0 1"
+);

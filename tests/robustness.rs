@@ -152,6 +152,7 @@ const VOCABULARY: &[&str] = &[
     "via",
     "drop",
     "gate",
+    "explodes",
     "one-per-file",
     "no-mate",
     "grant",

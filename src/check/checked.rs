@@ -217,6 +217,8 @@ pub struct Captures {
     pub none: bool,
     /// The lines of custodian capture, when the file has it.
     pub custodian: Option<DirectionSet>,
+    /// Captures explode, sparing neighbours of these kinds; `None` when they do not.
+    pub explodes: Option<Vec<PieceId>>,
 }
 
 #[derive(Clone, Debug)]

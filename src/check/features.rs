@@ -29,6 +29,8 @@ pub enum Feature {
     CompulsoryCapture,
     NoCapture,
     CustodianCapture,
+    Explosions,
+    ExplosionsByReply,
     Counters,
     Phases,
     PeriodicTurns,
@@ -72,6 +74,8 @@ impl Feature {
             Feature::CompulsoryCapture => "compulsory capture",
             Feature::NoCapture => "games without capture",
             Feature::CustodianCapture => "custodian capture",
+            Feature::Explosions => "explosions",
+            Feature::ExplosionsByReply => "explosions with the royal-captured ending",
             Feature::Counters => "counters",
             Feature::Phases => "phases",
             Feature::PeriodicTurns => "periodic turns",
@@ -106,10 +110,13 @@ pub fn uses(file: &RuleFile) -> Vec<(Feature, Span)> {
 /// Whether the file's royal pieces are guarded by the attack tables: it has royal pieces, and
 /// no `royal-captured` ending (which judges legality from the opponent's whole reply).
 fn guarded_by_attacks(file: &RuleFile) -> bool {
-    file.pieces().any(|p| p.is_royal())
-        && !file
-            .end_rules()
-            .any(|r| r.condition.value == EndCondition::RoyalCaptured)
+    file.pieces().any(|p| p.is_royal()) && !judged_by_reply(file)
+}
+
+/// Whether the file has the `royal-captured` ending.
+fn judged_by_reply(file: &RuleFile) -> bool {
+    file.end_rules()
+        .any(|r| r.condition.value == EndCondition::RoyalCaptured)
 }
 
 /// The first use of each feature in a file.
@@ -159,6 +166,10 @@ impl FeatureUses {
                 // with `royal-captured`, legality is judged from the opponent's whole reply.
                 CaptureRule::Custodian(_) if guarded_by_attacks(file) => Feature::RoyalCustodian,
                 CaptureRule::Custodian(_) => Feature::CustodianCapture,
+                // The reply test estimates threats from the attack tables, which do not see
+                // a royal piece lost to an explosion next to it.
+                CaptureRule::Explodes(_) if judged_by_reply(file) => Feature::ExplosionsByReply,
+                CaptureRule::Explodes(_) => Feature::Explosions,
                 CaptureRule::None => Feature::NoCapture,
             };
             self.note(feature, rule.span);

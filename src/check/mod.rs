@@ -662,6 +662,7 @@ impl<'a> Checker<'a> {
                     let lines = self.check_directions(directions, rule.span, DirectionUse::Lines);
                     resolved.custodian = Some(lines);
                 }
+                CaptureRule::Explodes(spared) => resolved.explodes = self.piece_list(spared),
             }
         }
         resolved

@@ -1,6 +1,7 @@
 //! What happens to captured pieces, and the captures besides a piece moving onto another.
 
 use super::geometry::Geometry;
+use super::pieces::kinds_of;
 use super::players::Players;
 use crate::check::Checked;
 use crate::geometry::{absolute, images};
@@ -14,6 +15,9 @@ pub struct Captures {
     /// Custodian capture: per player, the lines along which a piece arriving on a square takes
     /// an enemy neighbour that has a friendly piece directly beyond it. Empty when not used.
     pub custodian: Vec<Vec<u16>>,
+    /// A capture explodes: the capturing piece and every piece next to the capture square
+    /// are removed, except neighbours of these kinds. `None` when captures do not explode.
+    pub explosion: Option<u64>,
 }
 
 impl Captures {
@@ -22,6 +26,8 @@ impl Captures {
             to_hand: checked.captures.to_hand,
             compulsory: checked.captures.compulsory,
             custodian: custodian_lines(checked, geometry, players),
+            explosion: (checked.captures.explodes.as_ref())
+                .map(|spared| kinds_of(&checked.forms, spared)),
         }
     }
 }

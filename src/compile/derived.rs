@@ -73,7 +73,7 @@ pub struct Derived {
     pub countable: bool,
     /// Whether a player's power to remove a royal piece in one turn can be estimated from the
     /// attack tables and the turn's shape (see the engine's royal threats): no piece lends
-    /// moves, and no trigger grants a further move.
+    /// moves, no capture explodes, and no trigger grants a further move.
     pub threats_estimable: bool,
     /// A hop limited in what it jumps over reads the hurdle's kind from the board, so attacks
     /// are judged only on positions as they stand: legality makes each turn and tests it.
@@ -116,7 +116,9 @@ impl Derived {
             } => Some((captures, kinds)),
             _ => None,
         });
-        let legality = match (royal, endings.by_reply(), plain_attacks) {
+        // Pins say nothing of a capture that explodes next to the royal piece.
+        let pinnable = plain_attacks && captures.explosion.is_none();
+        let legality = match (royal, endings.by_reply(), pinnable) {
             (false, _, _) => Legality::Free,
             (true, true, _) => Legality::Reply,
             (true, false, true) => Legality::Pins,
@@ -138,6 +140,7 @@ impl Derived {
                 && turns.single_moves_or_drops()
                 && pieces.lends.is_empty()
                 && captures.custodian.is_empty()
+                && captures.explosion.is_none()
                 && castling.free.is_empty()
                 && !turns.forbids.any()
                 && !board_read_attacks
@@ -145,6 +148,7 @@ impl Derived {
                     .iter()
                     .any(|c| matches!(c, EndCondition::Immobilized(_))),
             threats_estimable: pieces.lends.is_empty()
+                && captures.explosion.is_none()
                 && !(turns.triggers.iter())
                     .flat_map(|t| t.plans.iter().flat_map(|p| &p.steps))
                     .any(|step| matches!(step.action, Action::Move { .. })),

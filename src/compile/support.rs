@@ -24,6 +24,7 @@ pub fn runs(feature: Feature) -> bool {
         | Feature::CompulsoryCapture
         | Feature::NoCapture
         | Feature::CustodianCapture
+        | Feature::Explosions
         | Feature::Counters
         | Feature::Phases
         | Feature::PeriodicTurns
@@ -47,6 +48,7 @@ pub fn runs(feature: Feature) -> bool {
         // royal pieces; with `royal-captured`, legality comes from the opponent's whole reply.
         | Feature::RoyalGrants
         | Feature::RoyalCustodian
+        | Feature::ExplosionsByReply
         | Feature::LongTurns
         | Feature::ManyCastlingRights => false,
     }

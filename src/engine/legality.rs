@@ -175,7 +175,10 @@ impl Position<'_> {
             return safe;
         }
         self.make_as(turn, mover);
-        let mut legal = !self.royal_in_danger(mover);
+        let mut legal = match self.rules.captures.explosion {
+            Some(_) => self.survives_explosions(mover),
+            None => !self.royal_in_danger(mover),
+        };
         if legal && turn.main().kind == PartKind::Drop {
             legal = !self.drop_mates(turn);
         }
@@ -188,7 +191,10 @@ impl Position<'_> {
     /// (custodian captures, the pie choice, a move onto a square the turn already changed).
     fn safe_after<B: Bitboard>(&self, turn: &Turn, mover: usize) -> Option<bool> {
         let rules = self.rules;
-        if !rules.captures.custodian.is_empty() || rules.derived.board_read_attacks {
+        if !rules.captures.custodian.is_empty()
+            || rules.captures.explosion.is_some()
+            || rules.derived.board_read_attacks
+        {
             return None;
         }
         let mut occupied = self.occupied::<B>();
@@ -297,9 +303,31 @@ impl Position<'_> {
         self.royal_attacked_by(player, self.next_player(player))
     }
 
-    /// Whether `by` attacks `player`'s royal pieces (see [`Position::endangered`]).
+    /// Whether `by` attacks `player`'s royal pieces (see [`Position::endangered`]). Where
+    /// captures explode, a royal piece next to one of `by`'s is not attacked: taking it would
+    /// blow up their own.
     pub(super) fn royal_attacked_by(&self, player: usize, by: usize) -> bool {
-        at_width!(self.rules, B => self.endangered(self.royal_set::<B>(player), |sq| self.attacked(sq, by)))
+        at_width!(self.rules, B => {
+            let royals = self.royal_set::<B>(player);
+            match self.rules.captures.explosion {
+                Some(_) => self.endangered(royals, |sq| self.attacked_unguarded::<B>(sq, by)),
+                None => self.endangered(royals, |sq| self.attacked(sq, by)),
+            }
+        })
+    }
+
+    /// Where captures explode: whether `by` attacks `sq` and has no royal piece next to it.
+    pub(super) fn attacked_unguarded<B: Bitboard>(&self, sq: Sq, by: usize) -> bool {
+        let beside = self.rules.bits.neighbours::<B>(sq) & self.royal_set::<B>(by);
+        !beside.any() && self.attacked(sq, by)
+    }
+
+    /// Where captures explode, whether a turn of `mover`, just made, is legal: it keeps a
+    /// royal piece of theirs, and either blew up the next player's last one or leaves theirs
+    /// unattacked.
+    fn survives_explosions(&self, mover: usize) -> bool {
+        let next = self.next_player(mover);
+        self.has_royal(mover) && (!self.has_royal(next) || !self.royal_in_danger(mover))
     }
 
     /// Whether the royal pieces on `royals` are in danger, given which squares are attacked:

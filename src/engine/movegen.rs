@@ -111,11 +111,20 @@ impl Position<'_> {
 
     /// Whether a square from `from` to `distance` steps along `vector` is attacked by the
     /// player after `player`.
+    /// Whether a royal piece castling across `sq` would be attacked there by `attacker` (not
+    /// where captures explode and a royal piece of theirs stands next to it).
+    fn crossing_attacked(&self, sq: Sq, attacker: usize) -> bool {
+        match self.rules.captures.explosion {
+            Some(_) => at_width!(self.rules, B => self.attacked_unguarded::<B>(sq, attacker)),
+            None => self.attacked(sq, attacker),
+        }
+    }
+
     fn crosses_attack(&self, from: Sq, vector: u16, distance: u32, player: usize) -> bool {
         let attacker = self.next_player(player);
         let mut sq = from;
         for _ in 0..=distance {
-            if self.attacked(sq, attacker) {
+            if self.crossing_attacked(sq, attacker) {
                 return true;
             }
             sq = self.rules.geometry.step(vector, sq);
@@ -277,11 +286,12 @@ impl Position<'_> {
         {
             return;
         }
+        // `to` is where the capturing piece lands, the centre of an explosion.
         let take = Part {
             kind: PartKind::Take,
             piece: EMPTY,
             from: victim,
-            to: victim,
+            to,
         };
         self.push_with_promotions(to, moving, out, |turn| {
             let mut turn = turn.with(take);
@@ -379,7 +389,12 @@ impl Position<'_> {
                 continue;
             }
             let attacker = self.next_player(mover);
-            if right.safe && right.safe_path.iter().any(|&s| self.attacked(s, attacker)) {
+            if right.safe
+                && right
+                    .safe_path
+                    .iter()
+                    .any(|&s| self.crossing_attacked(s, attacker))
+            {
                 continue;
             }
             let king_move = Part {

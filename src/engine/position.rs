@@ -487,13 +487,17 @@ impl<'r> Position<'r> {
         }
         match part.kind {
             PartKind::Move | PartKind::Promote | PartKind::Partner => {
-                if self.board[part.to as usize] != EMPTY {
+                let captures = self.board[part.to as usize] != EMPTY;
+                if captures {
                     self.capture(part.to, mover);
                 }
                 self.put(part.from, EMPTY);
                 self.put(part.to, part.piece);
                 if part.kind != PartKind::Partner && !self.rules.captures.custodian.is_empty() {
                     self.custodian_captures(part.to, mover);
+                }
+                if captures && let Some(spared) = self.rules.captures.explosion {
+                    self.explode(part.to, spared);
                 }
             }
             PartKind::Drop | PartKind::Gate => {
@@ -504,7 +508,12 @@ impl<'r> Position<'r> {
                 self.set_hand(slot, self.hands[slot] - 1);
                 self.put(part.to, part.piece);
             }
-            PartKind::Take => self.capture(part.from, mover),
+            PartKind::Take => {
+                self.capture(part.from, mover);
+                if let Some(spared) = self.rules.captures.explosion {
+                    self.explode(part.to, spared);
+                }
+            }
             PartKind::Remove => {
                 if let Some((kind, player)) = self.piece(self.board[part.from as usize]) {
                     self.lift(part.from, kind, player);
@@ -518,6 +527,22 @@ impl<'r> Position<'r> {
                 }
             }
             PartKind::Pass => {}
+        }
+    }
+
+    /// The explosion of a capture on `centre`: the capturing piece there and every piece
+    /// next to it leave the board, to no hand, except neighbours of the `spared` kinds.
+    fn explode(&mut self, centre: Sq, spared: u64) {
+        let rules = self.rules;
+        let neighbours = (rules.geometry.neighbours.iter())
+            .map(|&v| rules.geometry.step(v, centre))
+            .filter(|&sq| sq != NO_SQUARE);
+        for sq in std::iter::once(centre).chain(neighbours) {
+            if let Some((kind, player)) = self.piece(self.board[sq as usize])
+                && (sq == centre || spared & (1 << kind) == 0)
+            {
+                self.lift(sq, kind, player);
+            }
         }
     }
 
@@ -590,6 +615,18 @@ impl<'r> Position<'r> {
                     | rules.castling.clear[part.to as usize]);
             }
             self.apply(part, mover);
+        }
+        if turn.captures
+            && rules.captures.explosion.is_some()
+            && let Some(moved) = turn.last_move()
+        {
+            // The pieces blown up lose their rights as pieces that move do.
+            for &v in &rules.geometry.neighbours {
+                let sq = rules.geometry.step(v, moved.to);
+                if sq != NO_SQUARE {
+                    castling &= !rules.castling.clear[sq as usize];
+                }
+            }
         }
         if castling != self.castling {
             self.hash ^= z.castling_rights(self.castling) ^ z.castling_rights(castling);

@@ -17,7 +17,8 @@ pub enum PartKind {
     /// As `Drop`, onto the gate the turn's move just left; the piece does not shield the
     /// mover's royal pieces in that turn.
     Gate,
-    /// The piece on `from` is captured by the move (en passant): part of the move, not written.
+    /// The piece on `from` is captured by the move that lands on `to` (en passant): part of
+    /// the move, not written.
     Take,
     /// The piece on `from` is taken off the board by the player's choice, to no hand.
     Remove,

@@ -349,8 +349,9 @@ impl<'r> Position<'r> {
                 .any(|p| p.targets.iter().any(|&t| kinds[t as usize].royal))
         });
         // With more than two players, a royal piece is only safe from the next player: another
-        // may take it, and the game goes on as its rules say.
+        // may take it, and the game goes on as its rules say. An explosion may blow it up.
         let may_lose = rules.players.count() > 2
+            || rules.captures.explosion.is_some()
             || rules
                 .endings
                 .rules
@@ -408,8 +409,10 @@ impl<'r> Position<'r> {
         }
         let mover = self.to_move;
         let last = 1 - mover;
+        // A move that blows up the other royal piece may leave one's own attacked.
+        let blown_up = rules.captures.explosion.is_some() && !self.has_royal(mover);
         // Royal pieces that stand together may be left attacked but for one.
-        if !self.royal_attacked_by(last, mover) {
+        if blown_up || !self.royal_attacked_by(last, mover) {
             return Ok(());
         }
         let attacked = (0..self.board.len()).find_map(|sq| {

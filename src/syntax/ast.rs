@@ -385,6 +385,9 @@ pub enum CaptureRule {
     },
     Compulsory,
     Custodian(Directions),
+    /// A capture also removes the capturing piece and every piece next to the capture
+    /// square, except those of the kinds named.
+    Explodes(Vec<Name>),
     None,
 }
 

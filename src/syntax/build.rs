@@ -655,6 +655,7 @@ impl Builder {
             Rule::custodian => {
                 CaptureRule::Custodian(self.directions(parts(option).next().expect("directions")))
             }
+            Rule::explodes => CaptureRule::Explodes(self.names(option)),
             _ => CaptureRule::None,
         };
         Spanned::new(rule, span)

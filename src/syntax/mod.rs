@@ -432,6 +432,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_via => "`via`",
         kw_drop => "`drop`",
         kw_gate => "`gate`",
+        kw_explodes => "`explodes`",
         kw_one_per_file => "`one-per-file`",
         kw_promoted => "`promoted`",
         kw_together => "`together`",
