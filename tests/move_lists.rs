@@ -778,3 +778,12 @@ move_list!(
     "variants/atomic",
     "8/8/8/8/8/8/4k3/r3K3 w - - 0 1"
 );
+
+// Atomar chess: the King is proof against explosions. Kxd2 blows up the Queen taken and the
+// Knight beside it, and the King stays on d2.
+move_list!(
+    atomar_king_that_captures_stays,
+    "variants/atomar",
+    "4k3/8/8/8/8/2n5/3q4/4K3 w - - 0 1",
+    "e1d2"
+);

@@ -153,6 +153,7 @@ const VOCABULARY: &[&str] = &[
     "drop",
     "gate",
     "explodes",
+    "immune",
     "one-per-file",
     "no-mate",
     "grant",

@@ -217,8 +217,9 @@ pub struct Captures {
     pub none: bool,
     /// The lines of custodian capture, when the file has it.
     pub custodian: Option<DirectionSet>,
-    /// Captures explode, sparing neighbours of these kinds; `None` when they do not.
-    pub explodes: Option<Vec<PieceId>>,
+    /// Captures explode, sparing neighbours of the first kinds and never removing the
+    /// second; `None` when they do not.
+    pub explodes: Option<(Vec<PieceId>, Vec<PieceId>)>,
 }
 
 #[derive(Clone, Debug)]

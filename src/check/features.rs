@@ -168,8 +168,8 @@ impl FeatureUses {
                 CaptureRule::Custodian(_) => Feature::CustodianCapture,
                 // The reply test estimates threats from the attack tables, which do not see
                 // a royal piece lost to an explosion next to it.
-                CaptureRule::Explodes(_) if judged_by_reply(file) => Feature::ExplosionsByReply,
-                CaptureRule::Explodes(_) => Feature::Explosions,
+                CaptureRule::Explodes { .. } if judged_by_reply(file) => Feature::ExplosionsByReply,
+                CaptureRule::Explodes { .. } => Feature::Explosions,
                 CaptureRule::None => Feature::NoCapture,
             };
             self.note(feature, rule.span);

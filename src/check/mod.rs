@@ -662,7 +662,11 @@ impl<'a> Checker<'a> {
                     let lines = self.check_directions(directions, rule.span, DirectionUse::Lines);
                     resolved.custodian = Some(lines);
                 }
-                CaptureRule::Explodes(spared) => resolved.explodes = self.piece_list(spared),
+                CaptureRule::Explodes { spared, immune } => {
+                    let spared = self.piece_list(spared);
+                    let immune = self.piece_list(immune);
+                    resolved.explodes = spared.zip(immune);
+                }
             }
         }
         resolved

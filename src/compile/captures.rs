@@ -16,8 +16,17 @@ pub struct Captures {
     /// an enemy neighbour that has a friendly piece directly beyond it. Empty when not used.
     pub custodian: Vec<Vec<u16>>,
     /// A capture explodes: the capturing piece and every piece next to the capture square
-    /// are removed, except neighbours of these kinds. `None` when captures do not explode.
-    pub explosion: Option<u64>,
+    /// are removed, but for some kinds. `None` when captures do not explode.
+    pub explosion: Option<Explosion>,
+}
+
+/// The kinds an explosion leaves on the board, as masks.
+#[derive(Clone, Copy, Debug)]
+pub struct Explosion {
+    /// Kinds that stay when next to the capture, though not when they capture.
+    pub spared: u64,
+    /// Kinds that always stay.
+    pub immune: u64,
 }
 
 impl Captures {
@@ -26,8 +35,10 @@ impl Captures {
             to_hand: checked.captures.to_hand,
             compulsory: checked.captures.compulsory,
             custodian: custodian_lines(checked, geometry, players),
-            explosion: (checked.captures.explodes.as_ref())
-                .map(|spared| kinds_of(&checked.forms, spared)),
+            explosion: (checked.captures.explodes.as_ref()).map(|(spared, immune)| Explosion {
+                spared: kinds_of(&checked.forms, spared),
+                immune: kinds_of(&checked.forms, immune),
+            }),
         }
     }
 }

@@ -21,7 +21,7 @@ pub mod zobrist;
 mod zones;
 
 pub use bitboards::BitTables;
-pub use captures::Captures;
+pub use captures::{Captures, Explosion};
 pub use castling::{CastleRight, Castling, FreeCastle};
 pub use derived::{Derived, Legality};
 pub use endings::{EndCondition, Endings, Goal, Outcome};

@@ -6,7 +6,7 @@ use super::setup::Setup;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::{Bitboard, Masks};
 use crate::compile::turns::{Phase, PhaseEnd};
-use crate::compile::{BLOCKED, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
+use crate::compile::{BLOCKED, Code, EMPTY, Explosion, NO_SQUARE, Ruleset, Sq};
 
 /// One change to the position's variable-length state, with the value it replaced.
 #[derive(Clone, Copy, Debug)]
@@ -496,8 +496,8 @@ impl<'r> Position<'r> {
                 if part.kind != PartKind::Partner && !self.rules.captures.custodian.is_empty() {
                     self.custodian_captures(part.to, mover);
                 }
-                if captures && let Some(spared) = self.rules.captures.explosion {
-                    self.explode(part.to, spared);
+                if captures && let Some(explosion) = self.rules.captures.explosion {
+                    self.explode(part.to, explosion);
                 }
             }
             PartKind::Drop | PartKind::Gate => {
@@ -510,8 +510,8 @@ impl<'r> Position<'r> {
             }
             PartKind::Take => {
                 self.capture(part.from, mover);
-                if let Some(spared) = self.rules.captures.explosion {
-                    self.explode(part.to, spared);
+                if let Some(explosion) = self.rules.captures.explosion {
+                    self.explode(part.to, explosion);
                 }
             }
             PartKind::Remove => {
@@ -531,15 +531,17 @@ impl<'r> Position<'r> {
     }
 
     /// The explosion of a capture on `centre`: the capturing piece there and every piece
-    /// next to it leave the board, to no hand, except neighbours of the `spared` kinds.
-    fn explode(&mut self, centre: Sq, spared: u64) {
+    /// next to it leave the board, to no hand, except neighbours of the spared kinds and
+    /// pieces of the immune kinds.
+    fn explode(&mut self, centre: Sq, explosion: Explosion) {
         let rules = self.rules;
         let neighbours = (rules.geometry.neighbours.iter())
             .map(|&v| rules.geometry.step(v, centre))
             .filter(|&sq| sq != NO_SQUARE);
         for sq in std::iter::once(centre).chain(neighbours) {
             if let Some((kind, player)) = self.piece(self.board[sq as usize])
-                && (sq == centre || spared & (1 << kind) == 0)
+                && explosion.immune & (1 << kind) == 0
+                && (sq == centre || explosion.spared & (1 << kind) == 0)
             {
                 self.lift(sq, kind, player);
             }
@@ -620,10 +622,11 @@ impl<'r> Position<'r> {
             && rules.captures.explosion.is_some()
             && let Some(moved) = turn.last_move()
         {
-            // The pieces blown up lose their rights as pieces that move do.
+            // The pieces blown up lose their rights as pieces that move do; an immune piece
+            // keeps its square and its rights.
             for &v in &rules.geometry.neighbours {
                 let sq = rules.geometry.step(v, moved.to);
-                if sq != NO_SQUARE {
+                if sq != NO_SQUARE && self.board[sq as usize] == EMPTY {
                     castling &= !rules.castling.clear[sq as usize];
                 }
             }

@@ -386,8 +386,11 @@ pub enum CaptureRule {
     Compulsory,
     Custodian(Directions),
     /// A capture also removes the capturing piece and every piece next to the capture
-    /// square, except those of the kinds named.
-    Explodes(Vec<Name>),
+    /// square, except those of the `spared` kinds next to it and the `immune` kinds anywhere.
+    Explodes {
+        spared: Vec<Name>,
+        immune: Vec<Name>,
+    },
     None,
 }
 

@@ -655,7 +655,16 @@ impl Builder {
             Rule::custodian => {
                 CaptureRule::Custodian(self.directions(parts(option).next().expect("directions")))
             }
-            Rule::explodes => CaptureRule::Explodes(self.names(option)),
+            Rule::explodes => {
+                let (mut spared, mut immune) = (Vec::new(), Vec::new());
+                for list in parts(option) {
+                    match list.as_rule() {
+                        Rule::spared => spared = self.names(list),
+                        _ => immune = self.names(list),
+                    }
+                }
+                CaptureRule::Explodes { spared, immune }
+            }
             _ => CaptureRule::None,
         };
         Spanned::new(rule, span)

@@ -433,6 +433,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_drop => "`drop`",
         kw_gate => "`gate`",
         kw_explodes => "`explodes`",
+        kw_immune => "`immune`",
         kw_one_per_file => "`one-per-file`",
         kw_promoted => "`promoted`",
         kw_together => "`together`",
