@@ -787,3 +787,12 @@ move_list!(
     "4k3/8/8/8/8/2n5/3q4/4K3 w - - 0 1",
     "e1d2"
 );
+
+// Petrified chess: Nxd5 turns the Knight to stone on d5, which then blocks the d-file and the
+// diagonals through it; the King on e1 takes nothing, so it may stand beside the other.
+move_list!(
+    petrified_capturer_turns_to_stone,
+    "variants/petrified",
+    "8/8/3r4/3p4/8/2N5/3k4/R3K3 w Q - 0 1",
+    "c3d5"
+);

@@ -154,6 +154,7 @@ const VOCABULARY: &[&str] = &[
     "gate",
     "explodes",
     "immune",
+    "petrifies",
     "one-per-file",
     "no-mate",
     "grant",

@@ -220,6 +220,8 @@ pub struct Captures {
     /// Captures explode, sparing neighbours of the first kinds and never removing the
     /// second; `None` when they do not.
     pub explodes: Option<(Vec<PieceId>, Vec<PieceId>)>,
+    /// The pieces that turn into a blocked square when they capture.
+    pub petrifies: Vec<PieceId>,
 }
 
 #[derive(Clone, Debug)]

@@ -31,6 +31,7 @@ pub enum Feature {
     CustodianCapture,
     Explosions,
     ExplosionsByReply,
+    Petrification,
     Counters,
     Phases,
     PeriodicTurns,
@@ -76,6 +77,7 @@ impl Feature {
             Feature::CustodianCapture => "custodian capture",
             Feature::Explosions => "explosions",
             Feature::ExplosionsByReply => "explosions with the royal-captured ending",
+            Feature::Petrification => "petrification",
             Feature::Counters => "counters",
             Feature::Phases => "phases",
             Feature::PeriodicTurns => "periodic turns",
@@ -170,6 +172,7 @@ impl FeatureUses {
                 // a royal piece lost to an explosion next to it.
                 CaptureRule::Explodes { .. } if judged_by_reply(file) => Feature::ExplosionsByReply,
                 CaptureRule::Explodes { .. } => Feature::Explosions,
+                CaptureRule::Petrifies(_) => Feature::Petrification,
                 CaptureRule::None => Feature::NoCapture,
             };
             self.note(feature, rule.span);

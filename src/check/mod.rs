@@ -667,6 +667,9 @@ impl<'a> Checker<'a> {
                     let immune = self.piece_list(immune);
                     resolved.explodes = spared.zip(immune);
                 }
+                CaptureRule::Petrifies(pieces) => {
+                    resolved.petrifies = self.piece_list(pieces).unwrap_or_default();
+                }
             }
         }
         resolved

@@ -18,6 +18,8 @@ pub struct Captures {
     /// A capture explodes: the capturing piece and every piece next to the capture square
     /// are removed, but for some kinds. `None` when captures do not explode.
     pub explosion: Option<Explosion>,
+    /// The kinds that turn into a blocked square when they capture, as a mask.
+    pub petrify: u64,
 }
 
 /// The kinds an explosion leaves on the board, as masks.
@@ -39,6 +41,7 @@ impl Captures {
                 spared: kinds_of(&checked.forms, spared),
                 immune: kinds_of(&checked.forms, immune),
             }),
+            petrify: kinds_of(&checked.forms, &checked.captures.petrifies),
         }
     }
 }

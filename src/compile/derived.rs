@@ -44,6 +44,9 @@ pub struct Derived {
     pub first_moves: bool,
     /// Some turn gates, so positions track open gates.
     pub gates: bool,
+    /// A capture may take the capturer's own royal piece off the board: captures explode,
+    /// or a royal kind petrifies. Legality then makes each turn and tests it.
+    pub captures_lose_own: bool,
     /// The kinds that have some castling without rights.
     pub free_castlers: u64,
     /// Some en-passant capture reaches further than one step: passed squares always open.
@@ -116,6 +119,9 @@ impl Derived {
             } => Some((captures, kinds)),
             _ => None,
         });
+        let captures_lose_own = captures.explosion.is_some()
+            || (kinds.iter().zip(0..))
+                .any(|(k, kind)| k.royal && captures.petrify & 1 << kind != 0);
         // Pins say nothing of a capture that explodes next to the royal piece.
         let pinnable = plain_attacks && captures.explosion.is_none();
         let legality = match (royal, endings.by_reply(), pinnable) {
@@ -140,7 +146,7 @@ impl Derived {
                 && turns.single_moves_or_drops()
                 && pieces.lends.is_empty()
                 && captures.custodian.is_empty()
-                && captures.explosion.is_none()
+                && !captures_lose_own
                 && castling.free.is_empty()
                 && !turns.forbids.any()
                 && !board_read_attacks
@@ -163,6 +169,7 @@ impl Derived {
             legality,
             first_moves: gens().any(|g| g.first) || castling.free.iter().any(|c| c.unmoved),
             gates: !turns.gate_zones().is_empty(),
+            captures_lose_own,
             free_castlers: castling.free.iter().fold(0, |m, c| m | 1 << c.kind),
             ep_always: gens().any(|g| g.en_passant && g.mode.captures() && !g.one_step()),
             hands: captures.to_hand || start.hands.iter().any(|&n| n > 0),

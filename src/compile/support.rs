@@ -25,6 +25,7 @@ pub fn runs(feature: Feature) -> bool {
         | Feature::NoCapture
         | Feature::CustodianCapture
         | Feature::Explosions
+        | Feature::Petrification
         | Feature::Counters
         | Feature::Phases
         | Feature::PeriodicTurns

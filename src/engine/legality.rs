@@ -175,9 +175,9 @@ impl Position<'_> {
             return safe;
         }
         self.make_as(turn, mover);
-        let mut legal = match self.rules.captures.explosion {
-            Some(_) => self.survives_explosions(mover),
-            None => !self.royal_in_danger(mover),
+        let mut legal = match self.rules.derived.captures_lose_own {
+            true => self.survives_own_capture(mover),
+            false => !self.royal_in_danger(mover),
         };
         if legal && turn.main().kind == PartKind::Drop {
             legal = !self.drop_mates(turn);
@@ -192,7 +192,7 @@ impl Position<'_> {
     fn safe_after<B: Bitboard>(&self, turn: &Turn, mover: usize) -> Option<bool> {
         let rules = self.rules;
         if !rules.captures.custodian.is_empty()
-            || rules.captures.explosion.is_some()
+            || rules.derived.captures_lose_own
             || rules.derived.board_read_attacks
         {
             return None;
@@ -322,10 +322,10 @@ impl Position<'_> {
         !beside.any() && self.attacked(sq, by)
     }
 
-    /// Where captures explode, whether a turn of `mover`, just made, is legal: it keeps a
-    /// royal piece of theirs, and either blew up the next player's last one or leaves theirs
-    /// unattacked.
-    fn survives_explosions(&self, mover: usize) -> bool {
+    /// Where a capture may cost the mover their own royal piece, whether a turn of `mover`,
+    /// just made, is legal: it keeps a royal piece of theirs, and either took the next
+    /// player's last one or leaves theirs unattacked.
+    fn survives_own_capture(&self, mover: usize) -> bool {
         let next = self.next_player(mover);
         self.has_royal(mover) && (!self.has_royal(next) || !self.royal_in_danger(mover))
     }

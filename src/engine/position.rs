@@ -488,6 +488,7 @@ impl<'r> Position<'r> {
         match part.kind {
             PartKind::Move | PartKind::Promote | PartKind::Partner => {
                 let captures = self.board[part.to as usize] != EMPTY;
+                let petrifies = captures && self.petrifies(self.board[part.from as usize]);
                 if captures {
                     self.capture(part.to, mover);
                 }
@@ -498,6 +499,9 @@ impl<'r> Position<'r> {
                 }
                 if captures && let Some(explosion) = self.rules.captures.explosion {
                     self.explode(part.to, explosion);
+                }
+                if petrifies {
+                    self.put(part.to, BLOCKED);
                 }
             }
             PartKind::Drop | PartKind::Gate => {
@@ -512,6 +516,9 @@ impl<'r> Position<'r> {
                 self.capture(part.from, mover);
                 if let Some(explosion) = self.rules.captures.explosion {
                     self.explode(part.to, explosion);
+                }
+                if self.petrifies(self.board[part.to as usize]) {
+                    self.put(part.to, BLOCKED);
                 }
             }
             PartKind::Remove => {
@@ -528,6 +535,16 @@ impl<'r> Position<'r> {
             }
             PartKind::Pass => {}
         }
+    }
+
+    /// Whether the piece `code` turns into a blocked square when it captures.
+    #[inline]
+    fn petrifies(&self, code: Code) -> bool {
+        let petrify = self.rules.captures.petrify;
+        petrify != 0
+            && self
+                .piece(code)
+                .is_some_and(|(kind, _)| petrify & 1 << kind != 0)
     }
 
     /// The explosion of a capture on `centre`: the capturing piece there and every piece

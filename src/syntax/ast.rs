@@ -391,6 +391,8 @@ pub enum CaptureRule {
         spared: Vec<Name>,
         immune: Vec<Name>,
     },
+    /// A piece of these kinds that captures turns into a blocked square.
+    Petrifies(Vec<Name>),
     None,
 }
 

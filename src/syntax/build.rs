@@ -665,6 +665,7 @@ impl Builder {
                 }
                 CaptureRule::Explodes { spared, immune }
             }
+            Rule::petrifies => CaptureRule::Petrifies(self.names(option)),
             _ => CaptureRule::None,
         };
         Spanned::new(rule, span)

@@ -434,6 +434,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_gate => "`gate`",
         kw_explodes => "`explodes`",
         kw_immune => "`immune`",
+        kw_petrifies => "`petrifies`",
         kw_one_per_file => "`one-per-file`",
         kw_promoted => "`promoted`",
         kw_together => "`together`",
