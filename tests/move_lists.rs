@@ -796,3 +796,11 @@ move_list!(
     "8/8/3r4/3p4/8/2N5/3k4/R3K3 w Q - 0 1",
     "c3d5"
 );
+
+// A royal piece that would turn to stone by capturing never captures: the King on a1 may not
+// take the lone Rook on b2, and every other square is attacked, so White is stalemated.
+move_list!(
+    petrifying_royal_piece_never_captures,
+    "tests/concepts/petrify-royal",
+    "4k/5/5/1r3/K4 w - - 0 1"
+);
