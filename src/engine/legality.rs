@@ -316,9 +316,13 @@ impl Position<'_> {
         })
     }
 
-    /// Where captures explode: whether `by` attacks `sq` and has no royal piece next to it.
+    /// Where captures explode: whether `by` attacks `sq` and has no royal piece next to it
+    /// that a capture on `sq` would blow up (one of a spared or immune kind would stay).
     pub(super) fn attacked_unguarded<B: Bitboard>(&self, sq: Sq, by: usize) -> bool {
-        let beside = self.rules.bits.neighbours::<B>(sq) & self.royal_set::<B>(by);
+        let rules = self.rules;
+        let vulnerable = (rules.captures.explosion)
+            .map_or(0, |e| rules.derived.royal_kinds & !(e.spared | e.immune));
+        let beside = rules.bits.neighbours::<B>(sq) & self.kinds_set::<B>(by, vulnerable);
         !beside.any() && self.attacked(sq, by)
     }
 

@@ -109,8 +109,6 @@ impl Position<'_> {
         }
     }
 
-    /// Whether a square from `from` to `distance` steps along `vector` is attacked by the
-    /// player after `player`.
     /// Whether a royal piece castling across `sq` would be attacked there by `attacker` (not
     /// where captures explode and a royal piece of theirs stands next to it).
     fn crossing_attacked(&self, sq: Sq, attacker: usize) -> bool {
@@ -120,6 +118,8 @@ impl Position<'_> {
         }
     }
 
+    /// Whether a square from `from` to `distance` steps along `vector` is attacked by the
+    /// player after `player`.
     fn crosses_attack(&self, from: Sq, vector: u16, distance: u32, player: usize) -> bool {
         let attacker = self.next_player(player);
         let mut sq = from;

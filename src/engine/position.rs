@@ -497,11 +497,8 @@ impl<'r> Position<'r> {
                 if part.kind != PartKind::Partner && !self.rules.captures.custodian.is_empty() {
                     self.custodian_captures(part.to, mover);
                 }
-                if captures && let Some(explosion) = self.rules.captures.explosion {
-                    self.explode(part.to, explosion);
-                }
-                if petrifies {
-                    self.put(part.to, BLOCKED);
+                if captures {
+                    self.capture_effects(part.to, petrifies);
                 }
             }
             PartKind::Drop | PartKind::Gate => {
@@ -514,12 +511,8 @@ impl<'r> Position<'r> {
             }
             PartKind::Take => {
                 self.capture(part.from, mover);
-                if let Some(explosion) = self.rules.captures.explosion {
-                    self.explode(part.to, explosion);
-                }
-                if self.petrifies(self.board[part.to as usize]) {
-                    self.put(part.to, BLOCKED);
-                }
+                let petrifies = self.petrifies(self.board[part.to as usize]);
+                self.capture_effects(part.to, petrifies);
             }
             PartKind::Remove => {
                 if let Some((kind, player)) = self.piece(self.board[part.from as usize]) {
@@ -534,6 +527,17 @@ impl<'r> Position<'r> {
                 }
             }
             PartKind::Pass => {}
+        }
+    }
+
+    /// What a capture by the piece now on `to` sets off: the explosion, then, if the piece
+    /// (as it was before the move) petrifies and still stands, its turning to stone.
+    fn capture_effects(&mut self, to: Sq, petrifies: bool) {
+        if let Some(explosion) = self.rules.captures.explosion {
+            self.explode(to, explosion);
+        }
+        if petrifies && self.board[to as usize] != EMPTY {
+            self.put(to, BLOCKED);
         }
     }
 
@@ -684,13 +688,22 @@ impl<'r> Position<'r> {
     /// step sees the gates the move left.
     #[inline(never)]
     fn close_gates(&mut self, turn: &Turn) {
-        for part in turn.parts() {
-            for sq in [part.from, part.to] {
-                if sq != NO_SQUARE && self.gates[sq as usize] {
-                    self.journal.push(Change::GateClosed(sq));
-                    self.gates[sq as usize] = false;
-                    self.hash ^= self.rules.zobrist.gate(sq);
-                }
+        let captures = &self.rules.captures;
+        // Explosions and custodian captures empty squares no part names.
+        let emptied = match (turn.captures && captures.explosion.is_some())
+            || !captures.custodian.is_empty()
+        {
+            true => (0..self.board.len() as Sq)
+                .filter(|&sq| self.board[sq as usize] == EMPTY)
+                .collect(),
+            false => Vec::new(),
+        };
+        let named = turn.parts().iter().flat_map(|part| [part.from, part.to]);
+        for sq in named.chain(emptied) {
+            if sq != NO_SQUARE && self.gates[sq as usize] {
+                self.journal.push(Change::GateClosed(sq));
+                self.gates[sq as usize] = false;
+                self.hash ^= self.rules.zobrist.gate(sq);
             }
         }
     }

@@ -13,7 +13,8 @@ pub(super) struct Request {
     pub player: usize,
     pub movers: u64,
     pub enough: usize,
-    /// The length of the journal when the turn began, to see the position as it was then.
+    /// The length of the journal when the turn began, to see the position as it was then;
+    /// set by the generation that runs the steps.
     pub start: usize,
 }
 

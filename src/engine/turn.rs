@@ -107,7 +107,11 @@ impl Turn {
 
     /// The turn without its parts of `kind`.
     pub fn without(&self, kind: PartKind) -> Turn {
-        let mut kept = Turn { len: 0, ..*self };
+        let mut kept = Turn {
+            parts: Turn::EMPTY.parts,
+            len: 0,
+            ..*self
+        };
         for part in self.parts().iter().filter(|p| p.kind != kind) {
             kept = kept.with(*part);
         }

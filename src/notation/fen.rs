@@ -306,9 +306,10 @@ fn gate_letters(rules: &Ruleset, sq: Sq, player: usize) -> String {
             && TurnTables::gate_square(&zones, &rules.zones, player, other)
     });
     let letter = char::from(b'A' + file);
-    match others.count() {
-        0 => letter.to_string(),
-        _ => format!("{letter}{}", rank + 1),
+    // `K` and `Q` alone are castling sides.
+    match others.count() == 0 && !matches!(letter, 'K' | 'Q') {
+        true => letter.to_string(),
+        false => format!("{letter}{}", rank + 1),
     }
 }
 
@@ -794,9 +795,7 @@ fn read_castling(
     let gate_zones = rules.turns.gate_zones();
     let gate = |player: usize, sq: Sq| {
         TurnTables::gate_square(&gate_zones, &rules.zones, player, sq)
-            && board[sq as usize] != EMPTY
-            && board[sq as usize] != BLOCKED
-            && rules.pieces.split(board[sq as usize]).1 == player
+            && owned_by(board, rules, sq, player)
     };
     let mut i = 0;
     while i < text.len() {
@@ -858,7 +857,8 @@ fn read_castling(
                 && rank.is_none_or(|rank| r_rank as u32 + 1 == rank)
                 && gate(token.player, sq)
         });
-        // In a game with gates, a letter that names a gate is one, unless it is `K` or `Q`.
+        // In a game with gates, a letter that names a gate is one, unless it is `K` or `Q`: as
+        // in Fairy-Stockfish, castling rights there are written by side only.
         let by_side_letter = matches!((letter, rank), (b'K' | b'Q', None));
         if !by_side_letter && on_file.clone().next().is_some() {
             gates.extend(on_file);
@@ -889,7 +889,15 @@ fn read_castling(
         );
         i = end;
     }
+    gates.sort_unstable();
+    gates.dedup();
     Ok(CastlingField { rights, gates })
+}
+
+/// Whether a piece of `player` stands on `sq`.
+fn owned_by(board: &[Code], rules: &Ruleset, sq: Sq, player: usize) -> bool {
+    let code = board[sq as usize];
+    code != EMPTY && code != BLOCKED && rules.pieces.split(code).1 == player
 }
 
 /// What the castling field of a position says.
