@@ -555,11 +555,7 @@ impl<'r> Position<'r> {
     /// next to it leave the board, to no hand, except neighbours of the spared kinds and
     /// pieces of the immune kinds.
     fn explode(&mut self, centre: Sq, explosion: Explosion) {
-        let rules = self.rules;
-        let neighbours = (rules.geometry.neighbours.iter())
-            .map(|&v| rules.geometry.step(v, centre))
-            .filter(|&sq| sq != NO_SQUARE);
-        for sq in std::iter::once(centre).chain(neighbours) {
+        for sq in blast_area(self.rules, centre) {
             if let Some((kind, player)) = self.piece(self.board[sq as usize])
                 && explosion.immune & (1 << kind) == 0
                 && (sq == centre || explosion.spared & (1 << kind) == 0)
@@ -645,9 +641,8 @@ impl<'r> Position<'r> {
         {
             // The pieces blown up lose their rights as pieces that move do; an immune piece
             // keeps its square and its rights.
-            for &v in &rules.geometry.neighbours {
-                let sq = rules.geometry.step(v, moved.to);
-                if sq != NO_SQUARE && self.board[sq as usize] == EMPTY {
+            for sq in blast_area(rules, moved.to) {
+                if self.board[sq as usize] == EMPTY {
                     castling &= !rules.castling.clear[sq as usize];
                 }
             }
@@ -885,4 +880,12 @@ impl<'r> Position<'r> {
     pub fn occurrences(&self) -> u32 {
         1 + self.history().filter(|&h| h == self.hash).count() as u32
     }
+}
+
+/// The squares an explosion on `centre` reaches: the centre and its neighbours on the board.
+fn blast_area(rules: &Ruleset, centre: Sq) -> impl Iterator<Item = Sq> + '_ {
+    let neighbours = (rules.geometry.neighbours.iter())
+        .map(move |&v| rules.geometry.step(v, centre))
+        .filter(|&sq| sq != NO_SQUARE);
+    std::iter::once(centre).chain(neighbours)
 }
