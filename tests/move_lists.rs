@@ -804,3 +804,29 @@ move_list!(
     "tests/concepts/petrify-royal",
     "4k/5/5/1r3/K4 w - - 0 1"
 );
+
+// Placement chess: with two Bishops in hand and h1 the last light square of the first rank, no
+// other piece may be placed there; the Bishops may go to h1 or to a dark square.
+move_list!(
+    placement_last_light_square_kept_for_bishop,
+    "variants/placement",
+    "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1",
+    "N@b1 N@b8 Q@d1 Q@d8 N@f1 N@f8"
+);
+
+// Placement chess: a King placed on e1 and Rooks placed on a1 and h1 earn castling rights, so
+// White may castle once f1 and g1 are clear.
+move_list!(
+    placement_castling_earned_by_placing,
+    "variants/placement",
+    "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1",
+    "K@e1 K@e8 R@a1 R@a8 R@h1 R@h8 N@b1 N@b8 N@g1 N@g8 B@c1 B@c8 B@f1 B@f8 Q@d1 Q@d8 g1f3 g8f6 g2g3 g7g6 f1g2 f8g7"
+);
+
+// Placement chess: a King placed on d1 earns no castling right, even beside its Rooks.
+move_list!(
+    placement_king_off_its_square_never_castles,
+    "variants/placement",
+    "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1",
+    "K@d1 K@e8 R@a1 R@a8 R@h1 R@h8 N@b1 N@b8 N@g1 N@g8 B@c1 B@c8 B@f1 B@f8 Q@e1 Q@d8 g1f3 g8f6 g2g3 g7g6 f1g2 f8g7"
+);

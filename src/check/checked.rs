@@ -186,6 +186,8 @@ pub struct DropLimits {
     pub no_mate: bool,
     /// Also dropped as any piece it promotes to.
     pub promoted: bool,
+    /// The player's pieces of the kind spread evenly over both colours of squares.
+    pub opposite_colours: bool,
 }
 
 /// Moves a piece lends to its neighbours.
@@ -348,10 +350,12 @@ pub enum EndCondition {
     Reaches(PieceId, ZoneExpr, Goal),
     /// A player's count on the counter is at least the value.
     CounterReaches(CounterId, u32),
-    /// Plies in a row without a capture (when `captures` says so) or a move of these pieces.
+    /// Plies in a row without a capture (when `captures` says so), a drop (when `drops` says
+    /// so) or a move of these pieces.
     Quiet {
         plies: u32,
         captures: bool,
+        drops: bool,
         pieces: Vec<PieceId>,
     },
 }
@@ -363,6 +367,9 @@ pub struct Setup {
     pub placed: Vec<(Cell, PlayerId, PieceId)>,
     /// Each piece in a hand.
     pub in_hand: Vec<(PlayerId, PieceId)>,
+    /// Squares where a piece that enters by drop gains the castling rights it would have had
+    /// there from the start: square, player and kind.
+    pub castling_homes: Vec<(Cell, PlayerId, PieceId)>,
     /// Where each player is set up.
     pub spans: Vec<(PlayerId, Span)>,
 }

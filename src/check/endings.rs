@@ -42,12 +42,13 @@ impl Checker<'_> {
                     .iter()
                     .filter_map(|breaker| match &breaker.value {
                         QuietBreaker::PieceMove(piece) => Some(piece.clone()),
-                        QuietBreaker::Capture => None,
+                        QuietBreaker::Capture | QuietBreaker::Drop => None,
                     })
                     .collect();
                 Resolved::Quiet {
                     plies: plies.value,
                     captures: breakers.iter().any(|b| b.value == QuietBreaker::Capture),
+                    drops: breakers.iter().any(|b| b.value == QuietBreaker::Drop),
                     pieces: self.piece_list(&moved)?,
                 }
             }

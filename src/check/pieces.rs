@@ -667,6 +667,7 @@ impl Checker<'_> {
                     .with_help("give the piece a `promote to ...` rule, or remove `promoted`"),
                 ),
                 DropLimit::Promoted => limits.promoted = true,
+                DropLimit::OppositeColours => limits.opposite_colours = true,
             }
         }
         complete

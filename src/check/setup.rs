@@ -1,8 +1,8 @@
 //! The start position and the tests written in a rule file.
 
-use super::Checker;
 use super::checked::{self, PieceId, PlayerId, TestCase};
 use super::forms::Forms;
+use super::{Cell, Checker};
 use crate::diagnostic::{Code, Problem};
 use crate::limits::{MAX_IN_HAND, MAX_PERFT_DEPTH};
 use crate::syntax::ast::*;
@@ -18,6 +18,8 @@ pub(super) struct SetupItem {
     /// The piece of each placement, in order.
     placements: Vec<PieceId>,
     hand: Vec<PieceId>,
+    /// The piece of each castling home, in order.
+    homes: Vec<PieceId>,
     span: Span,
 }
 
@@ -27,12 +29,58 @@ impl Checker<'_> {
         let hand = self.piece_list(&setup.hand);
         let placed: Vec<Name> = setup.placements.iter().map(|p| p.piece.clone()).collect();
         let placements = self.piece_list(&placed);
+        let homed: Vec<Name> = setup
+            .castling_homes
+            .iter()
+            .map(|h| h.piece.clone())
+            .collect();
+        let homes = self.piece_list(&homed);
+        self.check_homes_castle(setup);
         Some(SetupItem {
             player: player?,
             placements: placements?,
             hand: hand?,
+            homes: homes?,
             span: setup.span,
         })
+    }
+
+    /// A castling home is for a piece that castles or that a piece castles with.
+    fn check_homes_castle(&mut self, setup: &Setup) {
+        let partners = |piece: &Piece| -> Vec<String> {
+            (piece.clauses.iter())
+                .filter_map(|clause| match clause {
+                    PieceClause::Castle(castle) => Some(castle.partner.value.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut castling: Vec<String> = Vec::new();
+        for piece in &self.piece_decls {
+            let with = partners(piece);
+            if !with.is_empty() {
+                castling.push(piece.name.value.clone());
+            }
+            castling.extend(with);
+        }
+        for home in &setup.castling_homes {
+            let name = &home.piece.value;
+            let known = self.piece_decls.iter().any(|p| p.name.value == *name);
+            if !known || castling.contains(name) {
+                continue;
+            }
+            self.error(
+                Problem::error(
+                    Code::CastlingHomeWithoutCastle,
+                    format!("`{name}` has a castling home but never castles"),
+                    home.piece.span,
+                    "neither castles nor is castled with",
+                )
+                .with_help(
+                    "give a castling home to a piece with a `castle` clause or to its partner",
+                ),
+            );
+        }
     }
 
     /// A hand holds at most [`MAX_IN_HAND`] pieces of a kind, counted as they go to hand: a
@@ -130,11 +178,57 @@ impl Checker<'_> {
             .flat_map(|item| item.hand.iter().map(|&piece| (item.player, piece)))
             .collect();
         let spans = items.iter().map(|item| (item.player, item.span)).collect();
+        let castling_homes = self.castling_homes(&setups, &items);
         Some(checked::Setup {
             placed,
             in_hand,
+            castling_homes,
             spans,
         })
+    }
+
+    /// Each castling home, as its cell, player and piece; reports a square given two pieces.
+    fn castling_homes(
+        &mut self,
+        setups: &[&Setup],
+        items: &[SetupItem],
+    ) -> Vec<(Cell, PlayerId, PieceId)> {
+        let Some(board) = self.board.clone() else {
+            return Vec::new();
+        };
+        let mut homes: Vec<(Cell, PlayerId, PieceId)> = Vec::new();
+        let mut first_span: Vec<Option<Span>> = vec![None; board.exists.len()];
+        for (setup, item) in setups.iter().zip(items) {
+            for (home, &piece) in setup.castling_homes.iter().zip(&item.homes) {
+                for square in &home.squares {
+                    for index in board.squares_of(square, &mut self.problems) {
+                        let cell = board.cell(index);
+                        let same = |h: &&(Cell, PlayerId, PieceId)| h.0 == cell;
+                        match (homes.iter().find(same), first_span[index]) {
+                            (Some(&(_, player, other)), Some(first))
+                                if (player, other) != (item.player, piece) =>
+                            {
+                                self.error(
+                                    Problem::error(
+                                        Code::CastlingHomeTwice,
+                                        "two castling homes on one square",
+                                        square.span,
+                                        "another home here",
+                                    )
+                                    .with_note(first, "first home of this square"),
+                                )
+                            }
+                            (Some(_), _) => {}
+                            (None, _) => {
+                                first_span[index] = Some(square.span);
+                                homes.push((cell, item.player, piece));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        homes
     }
 
     /// Reports squares set up twice; gives each square set up, as its cell, with the indices of

@@ -19,6 +19,11 @@ pub struct Castling {
     pub rights: Vec<CastleRight>,
     /// For each square, the rights lost when a piece leaves or enters it.
     pub clear: Vec<u32>,
+    /// For each square, the rights a piece dropped there may gain (where the setup gives
+    /// castling homes); empty when no right is ever gained.
+    pub earned: Vec<u32>,
+    /// The rights whose pieces stand on their squares at the start.
+    pub initial: u32,
     /// Castling without rights.
     pub free: Vec<FreeCastle>,
 }
@@ -27,6 +32,9 @@ pub struct Castling {
 #[derive(Clone, Debug)]
 pub struct CastleRight {
     pub player: usize,
+    /// The royal piece and its partner, as codes.
+    pub king: Code,
+    pub rook: Code,
     pub king_from: Sq,
     pub king_to: Sq,
     pub rook_from: Sq,
@@ -73,14 +81,21 @@ struct CastleRule {
 }
 
 impl Castling {
-    /// The castling of the rule file, given its start position `board`.
+    /// The castling of the rule file, given its start position `start`: the rights of the
+    /// pieces there and of those the castling homes would hold.
     pub fn new(
         checked: &Checked,
         geometry: &mut Geometry,
         pieces: &PieceTables,
         players: &Players,
-        board: &[Code],
+        start: &[Code],
     ) -> Result<Castling, Unsupported> {
+        let mut board = start.to_vec();
+        let homes = &checked.setup.castling_homes;
+        for &(cell, player, piece) in homes {
+            board[geometry.square(cell) as usize] = pieces.code(piece.0, player.0);
+        }
+        let board = &board[..];
         let rules = castle_rules(checked);
         let (by_rights, free): (Vec<&CastleRule>, Vec<&CastleRule>) = rules
             .iter()
@@ -116,9 +131,27 @@ impl Castling {
             clear[right.king_from as usize] |= 1 << bit;
             clear[right.rook_from as usize] |= 1 << bit;
         }
+        let mut earned = Vec::new();
+        let home_squares: Vec<Sq> = (homes.iter())
+            .map(|&(cell, _, _)| geometry.square(cell))
+            .collect();
+        for (bit, right) in rights.iter().enumerate() {
+            let squares = [right.king_from, right.rook_from];
+            if squares.iter().any(|sq| home_squares.contains(sq)) {
+                earned.resize(board.len(), 0);
+                for sq in squares {
+                    earned[sq as usize] |= 1 << bit;
+                }
+            }
+        }
+        let initial = (rights.iter().enumerate())
+            .filter(|(_, right)| right.stands(start))
+            .fold(0, |bits, (bit, _)| bits | 1 << bit);
         Ok(Castling {
             rights,
             clear,
+            earned,
+            initial,
             free,
         })
     }
@@ -138,6 +171,13 @@ impl Castling {
         u32::MAX
             .checked_shr(32 - self.rights.len() as u32)
             .unwrap_or(0)
+    }
+}
+
+impl CastleRight {
+    /// Whether both pieces stand on their squares of this right on `board`.
+    pub fn stands(&self, board: &[Code]) -> bool {
+        board[self.king_from as usize] == self.king && board[self.rook_from as usize] == self.rook
     }
 }
 
@@ -242,6 +282,8 @@ fn right_along(
     empty.dedup();
     Some(CastleRight {
         player,
+        king: board[king_from as usize],
+        rook,
         king_from,
         king_to,
         rook_from: at(rook_distance),

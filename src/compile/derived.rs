@@ -53,6 +53,9 @@ pub struct Derived {
     pub ep_always: bool,
     /// Some piece can ever be in a hand: captures go there, or the start puts one there.
     pub hands: bool,
+    /// The kinds dropped on both colours of squares (`drop opposite-colours`): every drop is
+    /// tested for the room they need.
+    pub colour_balanced: u64,
     /// Some turn places a piece and then moves: two placements may end in the same position,
     /// and are then one turn.
     pub placement_then_move: bool,
@@ -88,6 +91,8 @@ pub struct Derived {
     /// Whether a capture restarts the count of quiet plies: without a quiet-plies rule the
     /// clock counts plies since the last capture, as FEN does.
     pub captures_break_quiet: bool,
+    /// Whether a drop restarts the count of quiet plies.
+    pub drops_break_quiet: bool,
 }
 
 impl Derived {
@@ -173,6 +178,9 @@ impl Derived {
             free_castlers: castling.free.iter().fold(0, |m, c| m | 1 << c.kind),
             ep_always: gens().any(|g| g.en_passant && g.mode.captures() && !g.one_step()),
             hands: captures.to_hand || start.hands.iter().any(|&n| n > 0),
+            colour_balanced: (kinds.iter().enumerate())
+                .filter(|(_, k)| k.drops.opposite_colours)
+                .fold(0, |mask, (kind, _)| mask | 1 << kind),
             placement_then_move: turns.placement_then_move(),
             counter_limits,
             simple_limits: limited
@@ -187,6 +195,8 @@ impl Derived {
             quiet_breakers: quiet.clone().fold(0, |m, (_, kinds)| m | kinds),
             captures_break_quiet: quiet.clone().next().is_none()
                 || quiet.clone().any(|(captures, _)| captures),
+            drops_break_quiet: (endings.rules.iter())
+                .any(|(_, c)| matches!(c, EndCondition::Quiet { drops: true, .. })),
         }
     }
 }

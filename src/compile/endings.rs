@@ -73,10 +73,12 @@ fn condition(
         checked::EndCondition::Quiet {
             plies,
             captures,
+            drops,
             pieces,
         } => EndCondition::Quiet {
             plies: *plies,
             captures: *captures,
+            drops: *drops,
             kinds: kinds(pieces),
         },
         checked::EndCondition::Immobilized(piece) => EndCondition::Immobilized(kinds(&[*piece])),
@@ -124,6 +126,7 @@ pub enum EndCondition {
     Quiet {
         plies: u32,
         captures: bool,
+        drops: bool,
         kinds: u64,
     },
     /// The player to move has no royal piece left on the board.

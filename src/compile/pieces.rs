@@ -61,6 +61,9 @@ pub struct DropLimits {
     /// The kinds a piece of this kind in hand may be dropped as, besides itself (its
     /// promoted forms, in Kyoto shogi).
     pub also_as: Vec<u8>,
+    /// The player's pieces of the kind must end on both colours of squares, as evenly as their
+    /// number allows (placement chess's Bishops).
+    pub opposite_colours: bool,
 }
 
 /// Moves a piece lends to a neighbour: the lender's code indexes a list of these.
@@ -336,6 +339,7 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
             .map_or(0, |n| n.min(u32::from(u8::MAX)) as u8),
         no_mate: limits.no_mate,
         also_as,
+        opposite_colours: limits.opposite_colours,
     };
     Kind {
         name: piece.name.clone(),

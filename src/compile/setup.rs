@@ -8,8 +8,8 @@ use super::zones::ZoneSets;
 use super::{BLOCKED, Code, EMPTY, Sq};
 use crate::check::Checked;
 
-/// The position a game starts from; its castling rights are every right
-/// ([`Castling::all`](super::Castling::all)).
+/// The position a game starts from; its castling rights are those whose pieces stand there
+/// ([`Castling::initial`](super::Castling::initial)).
 #[derive(Clone, Debug)]
 pub struct Start {
     /// A piece code per square.

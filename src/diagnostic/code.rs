@@ -173,6 +173,8 @@ codes! {
     SquareSetUpTwice = "square-set-up-twice",
     PlayerWithoutPieces = "player-without-pieces",
     HandOverflow = "hand-overflow",
+    CastlingHomeWithoutCastle = "castling-home-without-castle",
+    CastlingHomeTwice = "castling-home-twice",
     ImpossibleStart = "impossible-start",
     TestNameTwice = "test-name-twice",
     TestExpectsNothing = "test-expects-nothing",

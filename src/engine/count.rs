@@ -375,6 +375,10 @@ impl Position<'_> {
         if limits.per_file > 0 {
             targets &= !self.full_files::<B>(code, limits.per_file);
         }
+        if rules.derived.colour_balanced != 0 {
+            let even = |&to: &Sq| self.keeps_colours_even(code, to);
+            targets = (targets.squares().filter(even)).fold(B::NONE, |set, to| set | B::bit(to));
+        }
         targets
     }
 

@@ -96,7 +96,8 @@ impl<'r> Position<'r> {
     pub fn threats(&mut self, victim: usize, by: usize, enough: usize) -> Vec<Sq> {
         let rules = self.rules;
         let mut found = Vec::new();
-        if !rules.derived.royal {
+        // A player with no royal piece on the board (before placing it) cannot be checked.
+        if !rules.derived.royal || !self.has_royal(victim) {
             return found;
         }
         let mut replies = self.scratch.pop().unwrap_or_default();

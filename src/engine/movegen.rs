@@ -488,15 +488,9 @@ impl Position<'_> {
             for to in squares.clone() {
                 let file = file_of(to);
                 if self.board[to as usize] != EMPTY
-                    || limits
-                        .inside
-                        .iter()
-                        .any(|&z| !rules.zones.contains(z, mover, to))
-                    || limits
-                        .outside
-                        .iter()
-                        .any(|&z| rules.zones.contains(z, mover, to))
+                    || !self.drop_zones_allow(kind, mover, to)
                     || taken_files & (1 << file) != 0
+                    || (rules.derived.colour_balanced != 0 && !self.keeps_colours_even(code, to))
                 {
                     continue;
                 }
@@ -510,6 +504,65 @@ impl Position<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the `drop in` and `drop not in` zones of `kind` let `player` drop it on `sq`.
+    fn drop_zones_allow(&self, kind: usize, player: usize, sq: Sq) -> bool {
+        let zones = &self.rules.zones;
+        let limits = &self.rules.pieces.kinds[kind].drops;
+        limits.inside.iter().all(|&z| zones.contains(z, player, sq))
+            && !limits
+                .outside
+                .iter()
+                .any(|&z| zones.contains(z, player, sq))
+    }
+
+    /// Whether dropping `code` on `to` still lets its player spread each kind dropped on both
+    /// colours (`drop opposite-colours`) evenly: a piece of such a kind may not go to a colour
+    /// that already holds its share, and another piece may not take a square that those still
+    /// in hand need.
+    pub(super) fn keeps_colours_even(&self, code: Code, to: Sq) -> bool {
+        let rules = self.rules;
+        let (dropped, player) = rules.pieces.split(code);
+        let colour = |sq: Sq| {
+            let (file, rank) = rules.geometry.coords[sq as usize];
+            (usize::from(file) + usize::from(rank)) % 2
+        };
+        let squares = 0..self.board.len() as Sq;
+        let mut kinds = rules.derived.colour_balanced;
+        while kinds != 0 {
+            let kind = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let in_hand = u32::from(self.hands[self.hand_slot(player, kind)]);
+            if in_hand == 0 {
+                continue;
+            }
+            let own = rules.pieces.code(kind, player);
+            let mut standing = [0u32; 2];
+            for sq in squares.clone().filter(|&sq| self.board[sq as usize] == own) {
+                standing[colour(sq)] += 1;
+            }
+            let total = standing[0] + standing[1] + in_hand;
+            let even = match kind == dropped {
+                true => standing[colour(to)] < total.div_ceil(2),
+                false => {
+                    let mut room = standing;
+                    let free = |&sq: &Sq| {
+                        sq != to
+                            && self.board[sq as usize] == EMPTY
+                            && self.drop_zones_allow(kind, player, sq)
+                    };
+                    for sq in squares.clone().filter(free) {
+                        room[colour(sq)] += 1;
+                    }
+                    room.iter().all(|&n| n >= total / 2)
+                }
+            };
+            if !even {
+                return false;
+            }
+        }
+        true
     }
 
     fn in_drop_zone(&self, zone: DropZone, player: usize, sq: Sq) -> bool {

@@ -622,7 +622,10 @@ impl<'r> Position<'r> {
         let rules = self.rules;
         let z = &rules.zobrist;
         self.close_en_passant();
-        let mut quiet = !(turn.captures && rules.derived.captures_break_quiet);
+        let breaks_quiet = (turn.captures && rules.derived.captures_break_quiet)
+            || (rules.derived.drops_break_quiet
+                && turn.parts().iter().any(|p| p.kind == PartKind::Drop));
+        let mut quiet = !breaks_quiet;
         let mut castling = self.castling;
         self.lost.fill(0);
         for part in turn.parts() {
@@ -634,6 +637,11 @@ impl<'r> Position<'r> {
                     | rules.castling.clear[part.to as usize]);
             }
             self.apply(part, mover);
+            if part.kind == PartKind::Drop
+                && let Some(&bits) = rules.castling.earned.get(part.to as usize)
+            {
+                castling |= self.standing_rights(bits);
+            }
         }
         if turn.captures
             && rules.captures.explosion.is_some()
@@ -676,6 +684,14 @@ impl<'r> Position<'r> {
         {
             self.open_en_passant(turn.passed, moved.to, next);
         }
+    }
+
+    /// The castling rights among `bits` whose two pieces stand on their squares.
+    fn standing_rights(&self, bits: u32) -> u32 {
+        let rights = self.rules.castling.rights.iter().enumerate();
+        rights
+            .filter(|&(bit, right)| bits & (1 << bit) != 0 && right.stands(&self.board))
+            .fold(0, |held, (bit, _)| held | 1 << bit)
     }
 
     /// Closes the gates of every square a turn's parts left or reached: a gate stays open only

@@ -46,7 +46,7 @@ impl Setup {
             hands: rules.start.hands.clone(),
             to_move: None,
             alive: all_players(players),
-            castling: rules.castling.all(),
+            castling: rules.castling.initial,
             en_passant: None,
             halfmove: 0,
             fullmove: 1,

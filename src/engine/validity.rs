@@ -242,13 +242,12 @@ impl<'r> Position<'r> {
     /// rights of the same two pieces.
     fn check_castling(&self) -> Result<(), PositionError> {
         let rules = self.rules;
-        let in_place = |sq: Sq| rules.start.board[sq as usize] == self.board[sq as usize];
         let given = |bit: &usize| self.castling & (1 << bit) != 0;
         for (bit, right) in rules.castling.rights.iter().enumerate() {
             if !given(&bit) {
                 continue;
             }
-            if !(in_place(right.king_from) && in_place(right.rook_from)) {
+            if !right.stands(&self.board) {
                 let message = "needs its pieces on their start squares".to_string();
                 return Err(error(PositionRule::CastlingPiecesMoved(bit), message));
             }

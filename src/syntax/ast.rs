@@ -328,6 +328,9 @@ pub enum DropLimit {
     NoMate,
     /// The piece may also be dropped as any piece it promotes to.
     Promoted,
+    /// The player's pieces of the kind stand on both colours of squares, as evenly as their
+    /// number allows.
+    OppositeColours,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -579,6 +582,8 @@ pub enum Goal {
 #[derive(Clone, Debug, PartialEq)]
 pub enum QuietBreaker {
     Capture,
+    /// A piece entering from hand.
+    Drop,
     PieceMove(Name),
 }
 
@@ -590,6 +595,9 @@ pub struct Setup {
     pub player: Name,
     pub placements: Vec<Placement>,
     pub hand: Vec<Name>,
+    /// Squares where a piece that enters by drop has the castling rights it would have had
+    /// standing there from the start.
+    pub castling_homes: Vec<Placement>,
     pub span: Span,
 }
 

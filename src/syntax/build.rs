@@ -557,6 +557,7 @@ impl Builder {
                         DropLimit::PerFile(self.small(parts(limit).next().expect("count")))
                     }
                     Rule::drop_promoted => DropLimit::Promoted,
+                    Rule::opposite_colours => DropLimit::OppositeColours,
                     _ => DropLimit::NoMate,
                 };
                 Spanned::new(value, span)
@@ -983,6 +984,7 @@ impl Builder {
                     Rule::piece_move => {
                         QuietBreaker::PieceMove(self.name(parts(inner).next().expect("piece")))
                     }
+                    Rule::any_drop => QuietBreaker::Drop,
                     _ => QuietBreaker::Capture,
                 };
                 Spanned::new(value, span)
@@ -1000,25 +1002,33 @@ impl Builder {
         let player = self.name(it.next().expect("setup player"));
         let mut placements = Vec::new();
         let mut hand = Vec::new();
+        let mut castling_homes = Vec::new();
         for part in it {
-            if part.as_rule() == Rule::hand_entry {
-                hand.extend(self.names(part));
-                continue;
+            match part.as_rule() {
+                Rule::hand_entry => hand.extend(self.names(part)),
+                Rule::castling_homes => {
+                    castling_homes.extend(parts(part).map(|home| self.placement(home)))
+                }
+                _ => placements.push(self.placement(part)),
             }
-            let span = self.span(&part);
-            let mut it = parts(part);
-            let piece = self.name(it.next().expect("placed piece"));
-            let squares = it.map(|s| self.square_item(s)).collect();
-            placements.push(Placement {
-                piece,
-                squares,
-                span,
-            });
         }
         Setup {
             player,
             placements,
             hand,
+            castling_homes,
+            span,
+        }
+    }
+
+    fn placement(&mut self, pair: P<'_>) -> Placement {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let piece = self.name(it.next().expect("placed piece"));
+        let squares = it.map(|s| self.square_item(s)).collect();
+        Placement {
+            piece,
+            squares,
             span,
         }
     }
