@@ -830,3 +830,41 @@ move_list!(
     "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1",
     "K@d1 K@e8 R@a1 R@a8 R@h1 R@h8 N@b1 N@b8 N@g1 N@g8 B@c1 B@c8 B@f1 B@f8 Q@e1 Q@d8 g1f3 g8f6 g2g3 g7g6 f1g2 f8g7"
 );
+
+// Sittuyin: the Pawn on d5 may become a General where it stands or one diagonal step away, but
+// not where the General would attack the Rook on c6 (d5 itself) or give check; d5c6 is the
+// Pawn's capture.
+move_list!(
+    sittuyin_promotion_is_a_turn_of_its_own,
+    "variants/sittuyin",
+    "8/8/2rk4/3P1P2/8/8/3K4/8[] w - - 0 1"
+);
+
+// Sittuyin: a player's last Pawn may promote off the promotion squares.
+move_list!(
+    sittuyin_lone_pawn_promotes_anywhere,
+    "variants/sittuyin",
+    "4k3/8/8/8/1P6/8/3K4/8[] w - - 0 1"
+);
+
+// Sittuyin: no promotion while the player's General stands on the board.
+move_list!(
+    sittuyin_no_promotion_beside_a_general,
+    "variants/sittuyin",
+    "8/8/3k4/3P4/8/4F3/3K4/8[] w - - 0 1"
+);
+
+// `peaceful`: the Pawn reaching c5 may not become a Knight, which would attack the King on e4.
+// `lone-anywhere`: White's only Scout may promote on e3, off its zone.
+move_list!(
+    promotion_peaceful_and_lone_anywhere,
+    "tests/concepts/promotion-options",
+    "5/2P1k/5/4S/K4 w - - 0 1"
+);
+
+// `lone-anywhere` with two Scouts: neither promotes off its zone.
+move_list!(
+    promotion_lone_anywhere_needs_a_lone_piece,
+    "tests/concepts/promotion-options",
+    "5/4k/5/S1S2/K4 w - - 0 1"
+);

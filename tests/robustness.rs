@@ -156,6 +156,8 @@ const VOCABULARY: &[&str] = &[
     "immune",
     "petrifies",
     "one-per-file",
+    "lone-anywhere",
+    "peaceful",
     "opposite-colours",
     "no-mate",
     "grant",

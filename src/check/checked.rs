@@ -170,8 +170,14 @@ pub struct Promotion {
     pub optional: bool,
     /// The move may start or end in the zone; otherwise it must end there.
     pub via: bool,
+    /// A turn of its own for a piece standing in the zone.
+    pub standing: bool,
     /// Only on a move that captures.
     pub by_capture: bool,
+    /// A piece that is its player's only one of its kind promotes outside the zone too.
+    pub lone_anywhere: bool,
+    /// The new piece may not attack an enemy piece where it lands.
+    pub peaceful: bool,
     pub zone: ZoneExpr,
 }
 

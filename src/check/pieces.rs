@@ -593,6 +593,9 @@ impl Checker<'_> {
                 }
             }
         }
+        if promotion.trigger == PromotionTrigger::On {
+            self.check_standing_promotion(promotion);
+        }
         let zone = self.check_zone_expr(&promotion.zone, ForPlayers::All);
         let limits = self.check_promotion_limits(promotion);
         Some(checked::Promotion {
@@ -600,9 +603,38 @@ impl Checker<'_> {
             limits,
             optional: promotion.optional,
             via: promotion.trigger == PromotionTrigger::Via,
+            standing: promotion.trigger == PromotionTrigger::On,
             by_capture: promotion.by_capture,
+            lone_anywhere: promotion.lone_anywhere,
+            peaceful: promotion.peaceful,
             zone: zone?,
         })
+    }
+
+    /// A promotion `on` a zone is a turn the player chooses to make, and makes no capture.
+    fn check_standing_promotion(&mut self, promotion: &Promotion) {
+        if !promotion.optional {
+            self.error(
+                Problem::error(
+                    Code::PromotionOnNeedsMay,
+                    "a promotion `on` a zone is a turn of its own, never compulsory",
+                    promotion.span,
+                    "`promote … on` without `may`",
+                )
+                .with_help("write `may promote to … on ZONE`"),
+            );
+        }
+        if promotion.by_capture {
+            self.error(
+                Problem::error(
+                    Code::PromotionOnByCapture,
+                    "a promotion `on` a zone captures nothing",
+                    promotion.span,
+                    "`on` with `by capture`",
+                )
+                .with_help("use `in ZONE by capture` for a promotion made by capturing"),
+            );
+        }
     }
 
     /// Checks a piece's drop limits, adding them to `limits`; gives whether they resolved.

@@ -53,6 +53,8 @@ pub struct Derived {
     pub ep_always: bool,
     /// Some piece can ever be in a hand: captures go there, or the start puts one there.
     pub hands: bool,
+    /// The kinds with promotions that are turns of their own.
+    pub standing_promoters: u64,
     /// The kinds dropped on both colours of squares (`drop opposite-colours`): every drop is
     /// tested for the room they need.
     pub colour_balanced: u64,
@@ -149,6 +151,7 @@ impl Derived {
                 && !counter_limits
                 && turns.triggers.is_empty()
                 && turns.single_moves_or_drops()
+                && kinds.iter().all(|k| k.standing_promotions.is_empty())
                 && pieces.lends.is_empty()
                 && captures.custodian.is_empty()
                 && !captures_lose_own
@@ -178,6 +181,9 @@ impl Derived {
             free_castlers: castling.free.iter().fold(0, |m, c| m | 1 << c.kind),
             ep_always: gens().any(|g| g.en_passant && g.mode.captures() && !g.one_step()),
             hands: captures.to_hand || start.hands.iter().any(|&n| n > 0),
+            standing_promoters: (kinds.iter().enumerate())
+                .filter(|(_, k)| !k.standing_promotions.is_empty())
+                .fold(0, |mask, (kind, _)| mask | 1 << kind),
             colour_balanced: (kinds.iter().enumerate())
                 .filter(|(_, k)| k.drops.opposite_colours)
                 .fold(0, |mask, (kind, _)| mask | 1 << kind),

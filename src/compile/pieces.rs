@@ -4,7 +4,7 @@
 use super::Code;
 use super::moves::{Gen, Hop, Mode, MoveCompiler};
 use super::players::Players;
-use crate::check::checked::{Checked, PieceId};
+use crate::check::checked::{self, Checked, PieceId};
 use crate::check::forms::{Form, Forms};
 use crate::geometry::{absolute, images};
 
@@ -21,7 +21,10 @@ pub struct Kind {
     pub promoted: bool,
     /// How positions write it for the first player (`N`, `+P`, `Q~`), unique among kinds.
     pub text: String,
+    /// The promotions made by moves.
     pub promotions: Vec<Promotion>,
+    /// The promotions that are turns of their own (`promote … on ZONE`).
+    pub standing_promotions: Vec<Promotion>,
     /// One of its promotions happens only on a capture.
     pub promotes_by_capture: bool,
     pub drops: DropLimits,
@@ -37,6 +40,10 @@ pub struct Promotion {
     pub via: bool,
     /// Only on a move that captures.
     pub by_capture: bool,
+    /// A piece that is its player's only one of its kind promotes outside the zone too.
+    pub lone_anywhere: bool,
+    /// The new piece may not attack an enemy piece where it lands.
+    pub peaceful: bool,
     pub zone: u16,
 }
 
@@ -192,8 +199,9 @@ impl PieceTables {
 
     /// Whether a piece of `kind` may promote to a kind whose royalty differs from its own.
     pub fn changes_royalty(&self, kind: usize) -> bool {
-        let royal = self.kinds[kind].royal;
-        (self.kinds[kind].promotions.iter())
+        let kind = &self.kinds[kind];
+        let royal = kind.royal;
+        (kind.promotions.iter().chain(&kind.standing_promotions))
             .flat_map(|p| &p.targets)
             .any(|&t| self.kinds[t as usize].royal != royal)
     }
@@ -301,28 +309,27 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
     let forms = &checked.forms;
     let Form { shape, root } = forms.list[form];
     let piece = &checked.pieces[shape];
-    let promotions: Vec<Promotion> = piece
-        .promotions
-        .iter()
-        .map(|promotion| Promotion {
-            targets: promotion
-                .targets
-                .iter()
-                .map(|target| forms.promoted(form, target.0) as u8)
-                .collect(),
-            limits: (promotion.limits.iter())
-                .map(|&(target, below)| PromotionLimit {
-                    target: forms.promoted(form, target.0) as u8,
-                    counted: kinds_of(forms, &[target]),
-                    below,
-                })
-                .collect(),
-            optional: promotion.optional,
-            via: promotion.via,
-            by_capture: promotion.by_capture,
-            zone: moves.zone(&promotion.zone),
-        })
-        .collect();
+    let (standing, on_moves): (Vec<_>, Vec<_>) = piece.promotions.iter().partition(|p| p.standing);
+    let mut compile = |promotion: &checked::Promotion| Promotion {
+        targets: (promotion.targets.iter())
+            .map(|target| forms.promoted(form, target.0) as u8)
+            .collect(),
+        limits: (promotion.limits.iter())
+            .map(|&(target, below)| PromotionLimit {
+                target: forms.promoted(form, target.0) as u8,
+                counted: kinds_of(forms, &[target]),
+                below,
+            })
+            .collect(),
+        optional: promotion.optional,
+        via: promotion.via,
+        by_capture: promotion.by_capture,
+        lone_anywhere: promotion.lone_anywhere,
+        peaceful: promotion.peaceful,
+        zone: moves.zone(&promotion.zone),
+    };
+    let promotions: Vec<Promotion> = on_moves.into_iter().map(&mut compile).collect();
+    let standing_promotions: Vec<Promotion> = standing.into_iter().map(&mut compile).collect();
     let limits = &piece.drops;
     let mut also_as: Vec<u8> = match limits.promoted {
         true => promotions.iter().flat_map(|p| p.targets.clone()).collect(),
@@ -350,6 +357,7 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
         text,
         promotes_by_capture: promotions.iter().any(|p| p.by_capture),
         promotions,
+        standing_promotions,
         drops,
     }
 }

@@ -116,6 +116,8 @@ codes! {
     CaptureWithoutCaptures = "capture-in-game-without-captures",
     PromotionToNothing = "promotion-to-nothing",
     PromotionToItself = "promotion-to-itself",
+    PromotionOnNeedsMay = "promotion-on-needs-may",
+    PromotionOnByCapture = "promotion-on-by-capture",
     DropLimitsNeverApply = "drop-limits-never-apply",
     NoMateWithoutRoyal = "no-mate-without-royal",
     RoyalTogetherMixed = "royal-together-mixed",

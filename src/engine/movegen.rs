@@ -41,6 +41,9 @@ impl Position<'_> {
             let code = self.board[from as usize];
             self.piece_turns_in(from, code, player, base, &sides, out);
             let (kind, _) = self.rules.pieces.split(code);
+            if self.rules.derived.standing_promoters & (1 << kind) != 0 {
+                self.standing_promotions(from, code, base, &sides, out);
+            }
             if self.rules.derived.free_castlers & (1 << kind) != 0 {
                 self.free_castling(from, kind, player, base, out);
             }
@@ -325,11 +328,16 @@ impl Position<'_> {
         let mut targets = 0u64;
         for promotion in &rules.pieces.kinds[kind].promotions {
             let in_zone = rules.zones.contains(promotion.zone, player, to)
-                || (promotion.via && rules.zones.contains(promotion.zone, player, from));
+                || (promotion.via && rules.zones.contains(promotion.zone, player, from))
+                || (promotion.lone_anywhere && self.is_lone(code));
             let applies = in_zone && (!promotion.by_capture || self.board[to as usize] != EMPTY);
             if applies {
                 forced |= !promotion.optional;
-                targets |= self.promotion_choices(promotion, player);
+                let choices = self.promotion_choices(promotion, player);
+                targets |= match promotion.peaceful {
+                    true => self.peaceful_choices(choices, player, from, to),
+                    false => choices,
+                };
             }
         }
         let mut remaining = targets;
@@ -347,6 +355,88 @@ impl Position<'_> {
         if !forced {
             out.push(finish(base.with(plain)));
         }
+    }
+
+    /// Promotions that are turns of their own for the piece `code` standing on `from`: in its
+    /// zone (or anywhere, when lone), it turns into each kind it may choose, where it stands or
+    /// on an empty square one move of the new kind away.
+    fn standing_promotions<B: Bitboard>(
+        &self,
+        from: Sq,
+        code: Code,
+        base: &Turn,
+        sides: &Sides<B>,
+        out: &mut Vec<Turn>,
+    ) {
+        let rules = self.rules;
+        let (kind, player) = rules.pieces.split(code);
+        for promotion in &rules.pieces.kinds[kind].standing_promotions {
+            let in_zone = rules.zones.contains(promotion.zone, player, from)
+                || (promotion.lone_anywhere && self.is_lone(code));
+            if !in_zone {
+                continue;
+            }
+            let mut choices = self.promotion_choices(promotion, player);
+            while choices != 0 {
+                let target = choices.trailing_zeros() as usize;
+                choices &= choices - 1;
+                let piece = rules.pieces.code(target, player);
+                let mut squares = B::bit(from);
+                for rule in &rules.pieces.programs[piece as usize] {
+                    if rule.mode.moves() && self.rule_applies(rule, player, from) {
+                        squares |= self.rule_targets(rule, from, sides).0;
+                    }
+                }
+                for to in squares.squares() {
+                    if promotion.peaceful && self.threatens_enemy::<B>(piece, from, to) {
+                        continue;
+                    }
+                    out.push(base.with(Part {
+                        kind: PartKind::Promote,
+                        piece,
+                        from,
+                        to,
+                    }));
+                }
+            }
+        }
+    }
+
+    /// Whether the piece `code` is its player's only piece of that code on the board.
+    fn is_lone(&self, code: Code) -> bool {
+        at_width!(self.rules, B => self.code_set::<B>(code).count() == 1)
+    }
+
+    /// The kinds among `choices` that a piece of `player` moving from `from` to `to` may
+    /// promote to peacefully: where the new piece attacks no enemy piece.
+    fn peaceful_choices(&self, choices: u64, player: usize, from: Sq, to: Sq) -> u64 {
+        let rules = self.rules;
+        let mut peaceful = choices;
+        let mut rest = choices;
+        while rest != 0 {
+            let target = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let piece = rules.pieces.code(target, player);
+            if at_width!(rules, B => self.threatens_enemy::<B>(piece, from, to)) {
+                peaceful &= !(1 << target);
+            }
+        }
+        peaceful
+    }
+
+    /// Whether the piece `code`, come from `from` to `to` (and taking what stood there),
+    /// would attack an enemy piece.
+    fn threatens_enemy<B: Bitboard>(&self, code: Code, from: Sq, to: Sq) -> bool {
+        let rules = self.rules;
+        let (_, player) = rules.pieces.split(code);
+        let mut sides = self.sides::<B>(player);
+        sides.occupied = (sides.occupied & !B::bit(from)) | B::bit(to);
+        sides.empty = rules.bits.board::<B>() & !sides.occupied;
+        sides.enemies &= !B::bit(to);
+        rules.pieces.programs[code as usize]
+            .iter()
+            .filter(|rule| rule.mode.captures())
+            .any(|rule| self.rule_targets(rule, to, &sides).1.any())
     }
 
     /// The kinds a piece of `player` may promote to by `promotion`, as bits: its targets, less

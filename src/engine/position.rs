@@ -487,7 +487,8 @@ impl<'r> Position<'r> {
         }
         match part.kind {
             PartKind::Move | PartKind::Promote | PartKind::Partner => {
-                let captures = self.board[part.to as usize] != EMPTY;
+                // A piece that promotes where it stands finds itself on `to`.
+                let captures = part.from != part.to && self.board[part.to as usize] != EMPTY;
                 let petrifies = captures && self.petrifies(self.board[part.from as usize]);
                 if captures {
                     self.capture(part.to, mover);

@@ -343,8 +343,7 @@ impl<'r> Position<'r> {
         }
         let kinds = &rules.pieces.kinds;
         let royal_target = kinds.iter().any(|k| {
-            k.promotions
-                .iter()
+            (k.promotions.iter().chain(&k.standing_promotions))
                 .any(|p| p.targets.iter().any(|&t| kinds[t as usize].royal))
         });
         // With more than two players, a royal piece is only safe from the next player: another

@@ -291,6 +291,9 @@ pub enum PromotionTrigger {
     In,
     /// The move starts or ends in the zone.
     Via,
+    /// Standing in the zone, as a turn of its own: the piece turns into the new kind where it
+    /// stands or on an empty square one move of the new kind away.
+    On,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -301,6 +304,10 @@ pub struct Promotion {
     pub zone: ZoneExpr,
     /// Only on a move that captures.
     pub by_capture: bool,
+    /// A piece that is its player's only one of its kind promotes outside the zone too.
+    pub lone_anywhere: bool,
+    /// The new piece may not attack an enemy piece where it lands.
+    pub peaceful: bool,
     pub limits: Vec<PromotionLimit>,
     pub span: Span,
 }

@@ -506,14 +506,20 @@ impl Builder {
         let mut zone = None;
         let mut limits = Vec::new();
         let mut by_capture = false;
+        let mut lone_anywhere = false;
+        let mut peaceful = false;
         for part in parts(pair) {
             match part.as_rule() {
                 Rule::optional_promotion => optional = true,
                 Rule::by_capture => by_capture = true,
+                Rule::lone_anywhere => lone_anywhere = true,
+                Rule::peaceful => peaceful = true,
                 Rule::name => targets.push(self.name(part)),
                 Rule::promotion_trigger => {
-                    if part.as_str() == "via" {
-                        trigger = PromotionTrigger::Via;
+                    trigger = match part.as_str() {
+                        "via" => PromotionTrigger::Via,
+                        "on" => PromotionTrigger::On,
+                        _ => PromotionTrigger::In,
                     }
                 }
                 Rule::promotion_limit => limits.push(self.promotion_limit(part)),
@@ -526,6 +532,8 @@ impl Builder {
             trigger,
             zone: zone.expect("promotion zone"),
             by_capture,
+            lone_anywhere,
+            peaceful,
             limits,
             span,
         }

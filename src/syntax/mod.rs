@@ -482,6 +482,8 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_until => "`until`",
         kw_hand_empty => "`hand-empty`",
         kw_hand => "`hand`",
+        kw_lone_anywhere => "`lone-anywhere`",
+        kw_peaceful => "`peaceful`",
         kw_castling => "`castling`",
         kw_opposite_colours => "`opposite-colours`",
         kw_on => "`on`",
