@@ -868,3 +868,26 @@ move_list!(
     "tests/concepts/promotion-options",
     "5/4k/5/S1S2/K4 w - - 0 1"
 );
+
+// Ataxx: a clone (a drop from an endless supply next to an own stone) and a jump both convert
+// the enemy stones next to where they land: Black's d4 turns White's c5 and e3, and White, left
+// without stones, has lost.
+move_list!(
+    ataxx_landing_converts_neighbours,
+    "variants/ataxx",
+    "P5p/7/7/7/7/7/p5P w - - 0 1",
+    "a7c5 g7f5 g1e3 f5d4"
+);
+
+// Ataxx: White's a7 can neither clone nor jump, so White passes; `else pass` offers the pass
+// only then.
+move_list!(
+    ataxx_pass_only_when_stuck,
+    "variants/ataxx",
+    "Ppp4/ppp4/ppp4/7/7/7/7 w - - 0 1"
+);
+move_list!(
+    ataxx_no_pass_while_a_stone_can_move,
+    "variants/ataxx",
+    "Ppp4/ppp4/ppp4/7/7/7/6P w - - 0 1"
+);

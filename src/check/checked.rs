@@ -119,6 +119,9 @@ pub struct Piece {
     pub drops: DropLimits,
     pub grants: Vec<Grant>,
     pub castles: Vec<Castle>,
+    /// After it moves or is dropped, the enemy pieces next to it in these directions become
+    /// the mover's.
+    pub converts: DirectionSet,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -194,6 +197,8 @@ pub struct DropLimits {
     pub promoted: bool,
     /// The player's pieces of the kind spread evenly over both colours of squares.
     pub opposite_colours: bool,
+    /// An endless supply in every player's hand.
+    pub unlimited: bool,
 }
 
 /// Moves a piece lends to its neighbours.
@@ -265,6 +270,8 @@ pub struct Phase {
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub steps: Vec<Step>,
+    /// Tried only when the plans of every lower tier give no legal turn (`else`).
+    pub tier: u8,
 }
 
 #[derive(Clone, Debug)]
@@ -349,8 +356,11 @@ pub enum EndCondition {
         reply: bool,
     },
     Repeated(u32),
-    /// The last turns, this many in a row, were passes.
-    Passed(u32),
+    /// The last turns, this many in a row, were passes; with a piece count (`Some(true)`:
+    /// fewer pieces than every other player, `Some(false)`: more).
+    Passed(u32, Option<bool>),
+    /// No square of the board is empty; with a piece count, as for `Passed`.
+    Full(Option<bool>),
     Immobilized(PieceId),
     /// A piece of this kind stands in the zone, as its owner sees it.
     Reaches(PieceId, ZoneExpr, Goal),

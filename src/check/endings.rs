@@ -21,11 +21,12 @@ impl Checker<'_> {
                 self.at_least(2, times, Code::RepeatedTooFew, message, "too few");
                 Resolved::Repeated(times.value)
             }
-            EndCondition::Passed(turns) => {
+            &EndCondition::Passed(ref turns, fewer) => {
                 let message = "`passed 0` holds before any turn";
                 self.at_least(1, turns, Code::PassedZero, message, "0");
-                Resolved::Passed(turns.value)
+                Resolved::Passed(turns.value, fewer)
             }
+            &EndCondition::Full(fewer) => Resolved::Full(fewer),
             EndCondition::Immobilized(piece) => Resolved::Immobilized(self.piece(piece)?),
             EndCondition::Reaches(piece, zone, goal) => {
                 let zone = self.check_zone_expr(zone, super::zones::ForPlayers::All);
@@ -164,6 +165,8 @@ fn same_condition(a: &EndCondition, b: &EndCondition) -> bool {
         (EndCondition::NoMovesCounted { fewer: x }, EndCondition::NoMovesCounted { fewer: y }) => {
             x == y
         }
+        (EndCondition::Passed(n, x), EndCondition::Passed(m, y)) => n.value == m.value && x == y,
+        (EndCondition::Full(x), EndCondition::Full(y)) => x == y,
         _ => std::mem::discriminant(a) == std::mem::discriminant(b),
     }
 }

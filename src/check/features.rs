@@ -32,6 +32,8 @@ pub enum Feature {
     Explosions,
     ExplosionsByReply,
     Petrification,
+    Conversion,
+    RoyalConversion,
     Counters,
     Phases,
     PeriodicTurns,
@@ -71,6 +73,8 @@ impl Feature {
             Feature::Grants => "granted moves",
             Feature::RoyalGrants => "granted moves in a game with royal pieces",
             Feature::RoyalCustodian => "custodian capture in a game with royal pieces",
+            Feature::Conversion => "converting neighbours",
+            Feature::RoyalConversion => "converting neighbours in a game with royal pieces",
             Feature::CapturesToHand => "captures to hand",
             Feature::CompulsoryCapture => "compulsory capture",
             Feature::NoCapture => "games without capture",
@@ -160,6 +164,17 @@ impl FeatureUses {
         if let Some(span) = first_grant.filter(|_| guarded_by_attacks(file)) {
             self.note(Feature::RoyalGrants, span);
         }
+        // A royal piece that changes sides is a case no ending rule decides yet.
+        let first_convert = file
+            .pieces()
+            .flat_map(|p| &p.clauses)
+            .find_map(|c| match c {
+                PieceClause::Convert(_, span) => Some(*span),
+                _ => None,
+            });
+        if let Some(span) = first_convert.filter(|_| file.pieces().any(|p| p.is_royal())) {
+            self.note(Feature::RoyalConversion, span);
+        }
         for rule in file.captures() {
             let feature = match rule.value {
                 CaptureRule::ToHand { .. } => Feature::CapturesToHand,
@@ -222,6 +237,7 @@ impl FeatureUses {
                     }
                 }
                 PieceClause::Grant(g) => self.note(Feature::Grants, g.span),
+                PieceClause::Convert(_, span) => self.note(Feature::Conversion, *span),
                 PieceClause::Castle(c) => {
                     let unmoved = c
                         .conditions

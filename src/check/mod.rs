@@ -318,6 +318,7 @@ impl<'a> Checker<'a> {
                     self.zone_decls.push(zone);
                 }
                 Item::Piece(piece) => {
+                    self.hands_used |= piece.has_unlimited_supply();
                     self.pieces.declare(&piece.name, &mut self.problems);
                     self.piece_decls.push(piece);
                     self.declare_tags(piece);

@@ -109,6 +109,7 @@ impl Checker<'_> {
             drops: checked::DropLimits::default(),
             grants: Vec::new(),
             castles: Vec::new(),
+            converts: DirectionSet::default(),
         };
         let mut own = Vec::new();
         let mut granted = Vec::new();
@@ -156,6 +157,11 @@ impl Checker<'_> {
                         Some(castle) => resolved.castles.push(castle),
                         None => complete = false,
                     }
+                }
+                PieceClause::Convert(directions, span) => {
+                    let set = self.check_directions(directions, *span, DirectionUse::Lines);
+                    // Several clauses convert in every direction any of them names.
+                    resolved.converts.sectors |= set.sectors;
                 }
             }
         }
@@ -700,6 +706,7 @@ impl Checker<'_> {
                 ),
                 DropLimit::Promoted => limits.promoted = true,
                 DropLimit::OppositeColours => limits.opposite_colours = true,
+                DropLimit::Unlimited => limits.unlimited = true,
             }
         }
         complete

@@ -316,7 +316,10 @@ impl Checker<'_> {
                 moved |= matches!(step.action.value, Action::Move(_));
             }
             match (steps, &mut plans) {
-                (Some(steps), Some(plans)) => plans.push(checked::Plan { steps }),
+                (Some(steps), Some(plans)) => plans.push(checked::Plan {
+                    steps,
+                    tier: plan.tier,
+                }),
                 (None, _) => plans = None,
                 (Some(_), None) => {}
             }
@@ -589,5 +592,6 @@ fn move_any_piece() -> checked::Plan {
             condition: None,
             action: checked::Action::Move(Vec::new()),
         }],
+        tier: 0,
     }
 }

@@ -152,6 +152,7 @@ impl Derived {
                 && turns.triggers.is_empty()
                 && turns.single_moves_or_drops()
                 && kinds.iter().all(|k| k.standing_promotions.is_empty())
+                && pieces.converts.is_empty()
                 && pieces.lends.is_empty()
                 && captures.custodian.is_empty()
                 && !captures_lose_own
@@ -168,7 +169,7 @@ impl Derived {
                     .any(|step| matches!(step.action, Action::Move { .. })),
             board_read_attacks,
             counts_passes: (endings.rules.iter())
-                .any(|(_, c)| matches!(c, EndCondition::Passed(_))),
+                .any(|(_, c)| matches!(c, EndCondition::Passed(..))),
             royal,
             royal_kinds: (kinds.iter().enumerate())
                 .filter(|(_, k)| k.royal)

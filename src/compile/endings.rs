@@ -69,7 +69,8 @@ fn condition(
         }
         &checked::EndCondition::Bare { reply } => EndCondition::Bare { reply },
         checked::EndCondition::Repeated(n) => EndCondition::Repeated(*n),
-        checked::EndCondition::Passed(n) => EndCondition::Passed((*n).min(255) as u8),
+        &checked::EndCondition::Passed(n, fewer) => EndCondition::Passed(n.min(255) as u8, fewer),
+        &checked::EndCondition::Full(fewer) => EndCondition::Full(fewer),
         checked::EndCondition::Quiet {
             plies,
             captures,
@@ -119,8 +120,11 @@ pub enum EndCondition {
         reply: bool,
     },
     Repeated(u32),
-    /// The last turns, this many in a row, were passes.
-    Passed(u8),
+    /// The last turns, this many in a row, were passes; with a piece count (`Some(true)`:
+    /// the player to move has fewer pieces than every other player, `Some(false)`: more).
+    Passed(u8, Option<bool>),
+    /// No square of the board is empty; with a piece count, as for `Passed`.
+    Full(Option<bool>),
     /// `plies` in a row without a capture (when `captures` says so) or a move of one of the
     /// kinds in the mask.
     Quiet {
@@ -160,7 +164,8 @@ impl EndCondition {
             EndCondition::Bare { .. } => "bare",
             EndCondition::CounterReaches { .. } => "counter reaches",
             EndCondition::Repeated(_) => "repeated",
-            EndCondition::Passed(_) => "passed",
+            EndCondition::Passed(..) => "passed",
+            EndCondition::Full(_) => "full",
             EndCondition::Quiet { .. } => "quiet plies",
             EndCondition::RoyalCaptured => "royal-captured",
             EndCondition::Immobilized(_) => "immobilized",

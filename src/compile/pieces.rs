@@ -71,6 +71,8 @@ pub struct DropLimits {
     /// The player's pieces of the kind must end on both colours of squares, as evenly as their
     /// number allows (placement chess's Bishops).
     pub opposite_colours: bool,
+    /// Every player always holds one more: the hand's count neither limits nor counts drops.
+    pub unlimited: bool,
 }
 
 /// Moves a piece lends to a neighbour: the lender's code indexes a list of these.
@@ -110,6 +112,9 @@ pub struct PieceTables {
     pub programs: Vec<Vec<Gen>>,
     /// Moves lent to neighbours, indexed by the lender's code; empty when no piece lends.
     pub lends: Vec<Vec<Lend>>,
+    /// Per code, the steps to the neighbours it converts after it moves or is dropped (empty
+    /// when no piece converts).
+    pub converts: Vec<Vec<u16>>,
     /// Per piece code: two of its rules can reach the same square, so its turns are deduplicated.
     pub overlapping: Vec<bool>,
     /// Attack tables, indexed by attacking player.
@@ -140,6 +145,7 @@ impl PieceTables {
             players: count,
             programs: vec![Vec::new(); 1 + kinds.len() * count],
             lends: Vec::new(),
+            converts: Vec::new(),
             overlapping: Vec::new(),
             attacks: Vec::new(),
             ep_attacks: Vec::new(),
@@ -164,6 +170,7 @@ impl PieceTables {
             }
         }
         tables.lends = lends(checked, moves, players, no_capture);
+        tables.converts = converts(checked, moves, players);
         tables.overlapping = tables
             .programs
             .iter()
@@ -347,6 +354,7 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
         no_mate: limits.no_mate,
         also_as,
         opposite_colours: limits.opposite_colours,
+        unlimited: limits.unlimited,
     };
     Kind {
         name: piece.name.clone(),
@@ -408,6 +416,27 @@ fn lends(
     match lends.iter().all(Vec::is_empty) {
         true => Vec::new(),
         false => lends,
+    }
+}
+
+/// Per code, the steps to the neighbours the piece converts; none when no piece converts.
+fn converts(checked: &Checked, moves: &mut MoveCompiler<'_>, players: &Players) -> Vec<Vec<u16>> {
+    let count = players.count();
+    let forms = &checked.forms.list;
+    let mut converts = vec![Vec::new(); 1 + forms.len() * count];
+    for (kind, form) in forms.iter().enumerate() {
+        let directions = checked.pieces[form.shape].converts;
+        for player in 0..count {
+            converts[1 + kind * count + player] = (images(0, 1).into_iter())
+                .chain(images(1, 1))
+                .filter(|&v| directions.selects(v))
+                .map(|v| moves.geometry.vector(absolute(players.forward[player], v)))
+                .collect();
+        }
+    }
+    match converts.iter().all(Vec::is_empty) {
+        true => Vec::new(),
+        false => converts,
     }
 }
 

@@ -26,6 +26,7 @@ pub fn runs(feature: Feature) -> bool {
         | Feature::CustodianCapture
         | Feature::Explosions
         | Feature::Petrification
+        | Feature::Conversion
         | Feature::Counters
         | Feature::Phases
         | Feature::PeriodicTurns
@@ -50,6 +51,8 @@ pub fn runs(feature: Feature) -> bool {
         | Feature::RoyalGrants
         | Feature::RoyalCustodian
         | Feature::ExplosionsByReply
+        // A converted royal piece would change sides, which no ending rule decides.
+        | Feature::RoyalConversion
         | Feature::LongTurns
         | Feature::ManyCastlingRights => false,
     }

@@ -44,6 +44,7 @@ impl TurnTables {
                     condition: None,
                     action: Action::Move { pieces: u64::MAX },
                 }],
+                tier: 0,
             },
             forbids: Forbids::new(checked),
         }
@@ -108,6 +109,8 @@ impl TurnTables {
                 p.ordinary.iter().chain(periodic)
             })
             .all(|plan| match plan.steps.as_slice() {
+                // A plan tried only when others fail is judged after them.
+                _ if plan.tier > 0 => false,
                 [step] => {
                     !step.optional
                         && step.condition.is_none()
@@ -167,6 +170,8 @@ impl Phase {
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub steps: Vec<Step>,
+    /// Tried only when the plans of every lower tier give no legal turn (`else`).
+    pub tier: u8,
 }
 
 #[derive(Clone, Debug)]
@@ -299,6 +304,7 @@ impl TurnCompiler<'_, '_> {
                         action: self.action(&step.action),
                     })
                     .collect(),
+                tier: plan.tier,
             })
             .collect()
     }

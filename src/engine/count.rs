@@ -318,7 +318,7 @@ impl Position<'_> {
     ) {
         let rules = self.rules;
         for kind in 0..rules.pieces.kinds.len() {
-            if self.hands[self.hand_slot(player, kind)] == 0 || kinds & (1 << kind) == 0 {
+            if !self.can_drop(player, kind) || kinds & (1 << kind) == 0 {
                 continue;
             }
             let code = rules.pieces.code(kind, player);

@@ -563,7 +563,7 @@ impl Position<'_> {
     ) {
         let rules = self.rules;
         for kind in 0..rules.pieces.kinds.len() {
-            if self.hands[self.hand_slot(mover, kind)] == 0 || kinds & (1 << kind) == 0 {
+            if !self.can_drop(mover, kind) || kinds & (1 << kind) == 0 {
                 continue;
             }
             let code = rules.pieces.code(kind, mover);

@@ -141,7 +141,14 @@ impl<'r> Position<'r> {
             EndCondition::Extinct => self.has_no_pieces(self.to_move),
             EndCondition::RoyalCaptured => !self.has_royal(self.to_move),
             EndCondition::Repeated(n) => self.occurrences() >= n,
-            EndCondition::Passed(n) => self.passes >= n,
+            EndCondition::Passed(n, count) => {
+                self.passes >= n && count.is_none_or(|fewer| self.outnumbered(fewer))
+            }
+            EndCondition::Full(count) => {
+                let full =
+                    at_width!(self.rules, B => self.sides::<B>(self.to_move).empty.is_empty());
+                full && count.is_none_or(|fewer| self.outnumbered(fewer))
+            }
             EndCondition::Quiet { plies, .. } => self.halfmove >= plies,
             EndCondition::Immobilized(kinds) => self.immobilized(kinds, turns),
             _ => false,
@@ -184,7 +191,16 @@ impl<'r> Position<'r> {
             }
             EndCondition::RoyalCaptured => format!("{name}'s royal piece was captured"),
             EndCondition::Repeated(n) => format!("the position occurred {n} times"),
-            EndCondition::Passed(n) => format!("the last {n} turns were passes"),
+            EndCondition::Passed(n, None) => format!("the last {n} turns were passes"),
+            EndCondition::Passed(n, Some(fewer)) => format!(
+                "the last {n} turns were passes, and {name} has {} pieces",
+                if fewer { "fewer" } else { "more" }
+            ),
+            EndCondition::Full(None) => "the board is full".to_string(),
+            EndCondition::Full(Some(fewer)) => format!(
+                "the board is full, and {name} has {} pieces",
+                if fewer { "fewer" } else { "more" }
+            ),
             EndCondition::Quiet { plies: n, .. } => {
                 format!("{n} plies passed without a capture or a counted move")
             }

@@ -183,6 +183,13 @@ impl<'r> Position<'r> {
         self.hands[self.hand_slot(player, kind)]
     }
 
+    /// Whether `player` has a piece of `kind` to drop: one in hand, or an endless supply.
+    #[inline]
+    pub(super) fn can_drop(&self, player: usize, kind: usize) -> bool {
+        self.hands[self.hand_slot(player, kind)] > 0
+            || self.rules.pieces.kinds[kind].drops.unlimited
+    }
+
     /// Every hand, `[player * kinds + kind]`.
     pub fn hands(&self) -> &[u8] {
         &self.hands
@@ -506,8 +513,10 @@ impl<'r> Position<'r> {
                 // A piece dropped on its promoted side leaves the hand of what it was.
                 let (kind, _) = self.rules.pieces.split(part.piece);
                 let in_hand = self.rules.pieces.kinds[kind].demotes_to as usize;
-                let slot = self.hand_slot(mover, in_hand);
-                self.set_hand(slot, self.hands[slot] - 1);
+                if !self.rules.pieces.kinds[in_hand].drops.unlimited {
+                    let slot = self.hand_slot(mover, in_hand);
+                    self.set_hand(slot, self.hands[slot] - 1);
+                }
                 self.put(part.to, part.piece);
             }
             PartKind::Take => {
@@ -644,6 +653,12 @@ impl<'r> Position<'r> {
                 castling |= self.standing_rights(bits);
             }
         }
+        if !rules.pieces.converts.is_empty()
+            && let Some(arrived) = (turn.parts().iter().rev())
+                .find(|p| matches!(p.kind, PartKind::Move | PartKind::Promote | PartKind::Drop))
+        {
+            self.convert_neighbours(arrived.piece, arrived.to, mover);
+        }
         if turn.captures
             && rules.captures.explosion.is_some()
             && let Some(moved) = turn.last_move()
@@ -684,6 +699,23 @@ impl<'r> Position<'r> {
             && let Some(moved) = turn.last_move()
         {
             self.open_en_passant(turn.passed, moved.to, next);
+        }
+    }
+
+    /// The enemy pieces next to the piece `code` that arrived on `to`, in the directions it
+    /// converts, become `mover`'s.
+    fn convert_neighbours(&mut self, code: Code, to: Sq, mover: usize) {
+        let rules = self.rules;
+        for &v in &rules.pieces.converts[code as usize] {
+            let sq = rules.geometry.step(v, to);
+            if sq == NO_SQUARE {
+                continue;
+            }
+            if let Some((kind, owner)) = self.piece(self.board[sq as usize])
+                && owner != mover
+            {
+                self.put(sq, rules.pieces.code(kind, mover));
+            }
         }
     }
 

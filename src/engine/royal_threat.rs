@@ -103,7 +103,7 @@ impl Position<'_> {
             return false;
         };
         let held = (0..self.rules.pieces.kinds.len())
-            .any(|kind| pieces & (1 << kind) != 0 && self.hands[self.hand_slot(by, kind)] > 0);
+            .any(|kind| pieces & (1 << kind) != 0 && self.can_drop(by, kind));
         let barred = step
             .condition
             .is_some_and(|c| self.counter(by, c as usize) == 0);

@@ -129,9 +129,20 @@ impl<'r> Position<'r> {
         if self.rules.derived.royal || self.rules.derived.counter_limits {
             request.enough = usize::MAX;
         }
-        for plan in plans {
-            self.steps(request, &plan.steps, Turn::EMPTY, out);
+        let last_tier = plans.iter().map(|plan| plan.tier).max().unwrap_or(0);
+        for tier in 0..=last_tier {
+            for plan in plans.iter().filter(|plan| plan.tier == tier) {
+                self.steps(request, &plan.steps, Turn::EMPTY, out);
+            }
+            self.keep_lawful(request, out);
+            if !out.is_empty() {
+                break;
+            }
         }
+    }
+
+    /// Keeps the turns of `out` that the legality rules allow.
+    fn keep_lawful(&mut self, request: Request, out: &mut Vec<Turn>) {
         if !self.rules.pieces.lends.is_empty() {
             merge_identical(out);
         }

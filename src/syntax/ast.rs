@@ -205,6 +205,16 @@ pub struct Piece {
 }
 
 impl Piece {
+    /// Whether the piece is dropped from an endless supply (`drop unlimited`).
+    pub fn has_unlimited_supply(&self) -> bool {
+        self.clauses.iter().any(|c| match c {
+            PieceClause::Drop(rule) => {
+                (rule.limits.iter()).any(|l| l.value == DropLimit::Unlimited)
+            }
+            _ => false,
+        })
+    }
+
     pub fn is_royal(&self) -> bool {
         self.clauses
             .iter()
@@ -229,6 +239,9 @@ pub enum PieceClause {
     Drop(DropRule),
     Grant(Grant),
     Castle(Castle),
+    /// `convert DIRECTIONS`: after the piece moves or is dropped, the enemy pieces one step
+    /// away in those directions become the mover's.
+    Convert(Directions, Span),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -338,6 +351,8 @@ pub enum DropLimit {
     /// The player's pieces of the kind stand on both colours of squares, as evenly as their
     /// number allows.
     OppositeColours,
+    /// The player always has one more in hand.
+    Unlimited,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -455,6 +470,9 @@ pub struct TurnBody {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnPlan {
     pub steps: Vec<TurnStep>,
+    /// How many `else` come before it: a plan is tried only when those of every lower tier
+    /// give no legal turn.
+    pub tier: u8,
     pub span: Span,
 }
 
@@ -562,8 +580,11 @@ pub enum EndCondition {
         reply: bool,
     },
     Repeated(Spanned<u32>),
-    /// The last turns, this many in a row, were passes.
-    Passed(Spanned<u32>),
+    /// The last turns, this many in a row, were passes; with a piece count, and the player
+    /// has fewer (`Some(true)`) or more pieces than every other.
+    Passed(Spanned<u32>, Option<bool>),
+    /// No square of the board is empty; with a piece count, as for `Passed`.
+    Full(Option<bool>),
     Immobilized(Name),
     /// A piece of this kind stands in the zone.
     Reaches(Name, ZoneExpr, Goal),

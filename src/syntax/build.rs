@@ -360,6 +360,11 @@ impl Builder {
                 Rule::drop_rule => clauses.push(PieceClause::Drop(self.drop_rule(clause))),
                 Rule::grant => clauses.push(PieceClause::Grant(self.grant(clause))),
                 Rule::castle => clauses.push(PieceClause::Castle(self.castle(clause))),
+                Rule::convert => {
+                    let span = self.span(&clause);
+                    let directions = self.directions(parts(clause).next().expect("directions"));
+                    clauses.push(PieceClause::Convert(directions, span));
+                }
                 other => unreachable!("the grammar has no piece clause {other:?}"),
             }
         }
@@ -566,6 +571,7 @@ impl Builder {
                     }
                     Rule::drop_promoted => DropLimit::Promoted,
                     Rule::opposite_colours => DropLimit::OppositeColours,
+                    Rule::unlimited => DropLimit::Unlimited,
                     _ => DropLimit::NoMate,
                 };
                 Spanned::new(value, span)
@@ -753,13 +759,17 @@ impl Builder {
     }
 
     fn turn_body(&mut self, pair: P<'_>) -> TurnBody {
-        let plans = parts(pair)
-            .map(|plan| {
-                let span = self.span(&plan);
-                let steps = parts(plan).map(|step| self.turn_step(step)).collect();
-                TurnPlan { steps, span }
-            })
-            .collect();
+        let mut tier = 0u8;
+        let mut plans = Vec::new();
+        for part in parts(pair) {
+            if part.as_rule() == Rule::plan_else {
+                tier = tier.saturating_add(1);
+                continue;
+            }
+            let span = self.span(&part);
+            let steps = parts(part).map(|step| self.turn_step(step)).collect();
+            plans.push(TurnPlan { steps, tier, span });
+        }
         TurnBody { plans }
     }
 
@@ -933,9 +943,10 @@ impl Builder {
                 Rule::no_moves => match parts(inner).next() {
                     None => EndCondition::NoMoves,
                     Some(count) => EndCondition::NoMovesCounted {
-                        fewer: parts(count).next().map(|p| p.as_rule()) == Some(Rule::fewer_pieces),
+                        fewer: fewer_pieces(count),
                     },
                 },
+                Rule::full => EndCondition::Full(parts(inner).next().map(fewer_pieces)),
                 Rule::royal_captured => EndCondition::RoyalCaptured,
                 Rule::exposed => EndCondition::Exposed,
                 Rule::extinct => EndCondition::Extinct(parts(inner).next().map(|p| self.name(p))),
@@ -951,7 +962,9 @@ impl Builder {
                     EndCondition::Repeated(self.small(parts(inner).next().expect("count")))
                 }
                 Rule::passed => {
-                    EndCondition::Passed(self.small(parts(inner).next().expect("count")))
+                    let mut items = parts(inner);
+                    let turns = self.small(items.next().expect("count"));
+                    EndCondition::Passed(turns, items.next().map(fewer_pieces))
                 }
                 Rule::counter_reaches => {
                     let mut items = parts(inner);
@@ -1134,6 +1147,11 @@ fn unknown_word(word: &str, span: Span, kind: &str) -> Problem {
         span,
         format!("not a {kind} fairy knows"),
     )
+}
+
+/// Whether a `with fewer pieces` / `with more pieces` count asks for fewer.
+fn fewer_pieces(count: P<'_>) -> bool {
+    parts(count).next().map(|p| p.as_rule()) == Some(Rule::fewer_pieces)
 }
 
 #[cfg(test)]

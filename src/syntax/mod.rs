@@ -355,7 +355,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         counter_rule | counter_event => "a counter event (move, lost, checked, turn-end)",
         counter_action => "`add`/`set`/`reset`",
         end_condition => {
-            "an end condition (`checkmated`/`stalemated`/`no-moves`/`royal-captured`/`exposed`/`extinct`/`PIECE extinct`/`fewer than N PIECE…`/`bare`/`repeated N`/`PIECE immobilized`/`PIECE reaches ZONE`)"
+            "an end condition (`checkmated`/`stalemated`/`no-moves`/`royal-captured`/`exposed`/`extinct`/`PIECE extinct`/`fewer than N PIECE…`/`bare`/`repeated N`/`PIECE immobilized`/`PIECE reaches ZONE`/`full`)"
         }
         outcome => "`win`/`lose`/`draw`",
         p_open_brace => "`{`",
@@ -373,6 +373,8 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         optional_promotion => "`may`",
         drop_rule => "`drop`",
         grant => "`grant`",
+        convert => "`convert`",
+        plan_else => "`else`",
         castle => "`castle`",
         royal => "`royal`",
         kw_game => "`game`",
@@ -484,6 +486,9 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_hand => "`hand`",
         kw_lone_anywhere => "`lone-anywhere`",
         kw_peaceful => "`peaceful`",
+        kw_unlimited => "`unlimited`",
+        kw_convert => "`convert`",
+        kw_full => "`full`",
         kw_castling => "`castling`",
         kw_opposite_colours => "`opposite-colours`",
         kw_on => "`on`",
