@@ -891,3 +891,12 @@ move_list!(
     "variants/ataxx",
     "Ppp4/ppp4/ppp4/7/7/7/6P w - - 0 1"
 );
+
+// Flipello: White's disc on e3 flanks Black's e4 against e5 and turns it; Black may answer
+// only where a disc flanks White's in turn (d3, f3, f5).
+move_list!(
+    flipello_drop_flanks_and_turns_lines,
+    "variants/flipello",
+    "8/8/8/3pP3/3Pp3/8/8/8[PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPpppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp] w - - 0 1",
+    "P@e3"
+);

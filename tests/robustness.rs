@@ -158,6 +158,8 @@ const VOCABULARY: &[&str] = &[
     "one-per-file",
     "lone-anywhere",
     "unlimited",
+    "converting",
+    "flanked",
     "convert",
     "full",
     "peaceful",

@@ -122,6 +122,8 @@ pub struct Piece {
     /// After it moves or is dropped, the enemy pieces next to it in these directions become
     /// the mover's.
     pub converts: DirectionSet,
+    /// Converts the enemy pieces of each line flanked by it and another of the mover's pieces.
+    pub converts_flanked: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -199,6 +201,8 @@ pub struct DropLimits {
     pub opposite_colours: bool,
     /// An endless supply in every player's hand.
     pub unlimited: bool,
+    /// Only where it converts at least one enemy piece.
+    pub converting: bool,
 }
 
 /// Moves a piece lends to its neighbours.

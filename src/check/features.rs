@@ -169,7 +169,7 @@ impl FeatureUses {
             .pieces()
             .flat_map(|p| &p.clauses)
             .find_map(|c| match c {
-                PieceClause::Convert(_, span) => Some(*span),
+                PieceClause::Convert(_, _, span) => Some(*span),
                 _ => None,
             });
         if let Some(span) = first_convert.filter(|_| file.pieces().any(|p| p.is_royal())) {
@@ -237,7 +237,7 @@ impl FeatureUses {
                     }
                 }
                 PieceClause::Grant(g) => self.note(Feature::Grants, g.span),
-                PieceClause::Convert(_, span) => self.note(Feature::Conversion, *span),
+                PieceClause::Convert(_, _, span) => self.note(Feature::Conversion, *span),
                 PieceClause::Castle(c) => {
                     let unmoved = c
                         .conditions

@@ -110,6 +110,7 @@ impl Checker<'_> {
             grants: Vec::new(),
             castles: Vec::new(),
             converts: DirectionSet::default(),
+            converts_flanked: false,
         };
         let mut own = Vec::new();
         let mut granted = Vec::new();
@@ -158,17 +159,19 @@ impl Checker<'_> {
                         None => complete = false,
                     }
                 }
-                PieceClause::Convert(directions, span) => {
+                PieceClause::Convert(directions, flanked, span) => {
                     let set = self.check_directions(directions, *span, DirectionUse::Lines);
                     // Several clauses convert in every direction any of them names.
                     resolved.converts.sectors |= set.sectors;
+                    resolved.converts_flanked |= flanked;
                 }
             }
         }
+        // A piece that only enters by drops and stays (a disc, a stone) means to have no moves.
         if !piece
             .clauses
             .iter()
-            .any(|c| matches!(c, PieceClause::Move(_)))
+            .any(|c| matches!(c, PieceClause::Move(_) | PieceClause::Drop(_)))
         {
             self.error(
                 Problem::warning(
@@ -707,6 +710,28 @@ impl Checker<'_> {
                 DropLimit::Promoted => limits.promoted = true,
                 DropLimit::OppositeColours => limits.opposite_colours = true,
                 DropLimit::Unlimited => limits.unlimited = true,
+                DropLimit::Converting
+                    if !piece
+                        .clauses
+                        .iter()
+                        .any(|c| matches!(c, PieceClause::Convert(..))) =>
+                {
+                    self.error(
+                        Problem::error(
+                            Code::ConvertingWithoutConvert,
+                            format!(
+                                "`{}` is dropped only where it converts, but never converts",
+                                piece.name.value
+                            ),
+                            limit.span,
+                            "no drop could ever convert",
+                        )
+                        .with_help(
+                            "give the piece a `convert` clause, such as `convert all flanked`",
+                        ),
+                    )
+                }
+                DropLimit::Converting => limits.converting = true,
             }
         }
         complete

@@ -73,6 +73,8 @@ pub struct DropLimits {
     pub opposite_colours: bool,
     /// Every player always holds one more: the hand's count neither limits nor counts drops.
     pub unlimited: bool,
+    /// Dropped only where it converts at least one enemy piece.
+    pub converting: bool,
 }
 
 /// Moves a piece lends to a neighbour: the lender's code indexes a list of these.
@@ -115,6 +117,8 @@ pub struct PieceTables {
     /// Per code, the steps to the neighbours it converts after it moves or is dropped (empty
     /// when no piece converts).
     pub converts: Vec<Vec<u16>>,
+    /// Per code, whether it converts whole flanked lines rather than neighbours.
+    pub converts_flanked: Vec<bool>,
     /// Per piece code: two of its rules can reach the same square, so its turns are deduplicated.
     pub overlapping: Vec<bool>,
     /// Attack tables, indexed by attacking player.
@@ -146,6 +150,7 @@ impl PieceTables {
             programs: vec![Vec::new(); 1 + kinds.len() * count],
             lends: Vec::new(),
             converts: Vec::new(),
+            converts_flanked: Vec::new(),
             overlapping: Vec::new(),
             attacks: Vec::new(),
             ep_attacks: Vec::new(),
@@ -171,6 +176,11 @@ impl PieceTables {
         }
         tables.lends = lends(checked, moves, players, no_capture);
         tables.converts = converts(checked, moves, players);
+        tables.converts_flanked = (0..tables.programs.len())
+            .map(|code| {
+                code > 0 && checked.pieces[forms.list[(code - 1) / count].shape].converts_flanked
+            })
+            .collect();
         tables.overlapping = tables
             .programs
             .iter()
@@ -355,6 +365,7 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
         also_as,
         opposite_colours: limits.opposite_colours,
         unlimited: limits.unlimited,
+        converting: limits.converting,
     };
     Kind {
         name: piece.name.clone(),

@@ -121,6 +121,7 @@ codes! {
     DropLimitsNeverApply = "drop-limits-never-apply",
     NoMateWithoutRoyal = "no-mate-without-royal",
     RoyalTogetherMixed = "royal-together-mixed",
+    ConvertingWithoutConvert = "converting-without-convert",
     PerFileZero = "per-file-zero",
     DropPromotedWithoutPromotion = "drop-promoted-without-promotion",
     PromotionLimitZero = "promotion-limit-zero",

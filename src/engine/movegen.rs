@@ -581,6 +581,7 @@ impl Position<'_> {
                     || !self.drop_zones_allow(kind, mover, to)
                     || taken_files & (1 << file) != 0
                     || (rules.derived.colour_balanced != 0 && !self.keeps_colours_even(code, to))
+                    || (limits.converting && !self.would_convert(code, to))
                 {
                     continue;
                 }

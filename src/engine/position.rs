@@ -706,17 +706,65 @@ impl<'r> Position<'r> {
     /// converts, become `mover`'s.
     fn convert_neighbours(&mut self, code: Code, to: Sq, mover: usize) {
         let rules = self.rules;
+        let flanked = rules.pieces.converts_flanked[code as usize];
         for &v in &rules.pieces.converts[code as usize] {
-            let sq = rules.geometry.step(v, to);
-            if sq == NO_SQUARE {
-                continue;
-            }
-            if let Some((kind, owner)) = self.piece(self.board[sq as usize])
-                && owner != mover
-            {
-                self.put(sq, rules.pieces.code(kind, mover));
+            let run = match flanked {
+                true => self.flanked_run(v, to, mover),
+                false => 1,
+            };
+            let mut sq = to;
+            for _ in 0..run {
+                sq = rules.geometry.step(v, sq);
+                if sq == NO_SQUARE {
+                    break;
+                }
+                if let Some((kind, owner)) = self.piece(self.board[sq as usize])
+                    && owner != mover
+                {
+                    self.put(sq, rules.pieces.code(kind, mover));
+                }
             }
         }
+    }
+
+    /// How many enemy pieces of `mover` stand in a row from `from` along `v`, closed by a
+    /// piece of `mover`'s own: the run a flanking conversion takes; 0 if the row is not closed.
+    pub(super) fn flanked_run(&self, v: u16, from: Sq, mover: usize) -> u32 {
+        let geometry = &self.rules.geometry;
+        let mut run = 0;
+        let mut sq = geometry.step(v, from);
+        while sq != NO_SQUARE {
+            match self.piece(self.board[sq as usize]) {
+                Some((_, owner)) if owner != mover => run += 1,
+                Some(_) => return run,
+                None => return 0,
+            }
+            sq = geometry.step(v, sq);
+        }
+        0
+    }
+
+    /// Whether the piece `code` arriving on `to` would convert at least one enemy piece.
+    pub(super) fn would_convert(&self, code: Code, to: Sq) -> bool {
+        let rules = self.rules;
+        let (_, mover) = rules.pieces.split(code);
+        let flanked = rules.pieces.converts_flanked.get(code as usize) == Some(&true);
+        (rules
+            .pieces
+            .converts
+            .get(code as usize)
+            .into_iter()
+            .flatten())
+        .any(|&v| match flanked {
+            true => self.flanked_run(v, to, mover) > 0,
+            false => {
+                let sq = rules.geometry.step(v, to);
+                sq != NO_SQUARE
+                    && self
+                        .piece(self.board[sq as usize])
+                        .is_some_and(|(_, owner)| owner != mover)
+            }
+        })
     }
 
     /// The castling rights among `bits` whose two pieces stand on their squares.

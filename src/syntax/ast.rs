@@ -239,9 +239,10 @@ pub enum PieceClause {
     Drop(DropRule),
     Grant(Grant),
     Castle(Castle),
-    /// `convert DIRECTIONS`: after the piece moves or is dropped, the enemy pieces one step
-    /// away in those directions become the mover's.
-    Convert(Directions, Span),
+    /// `convert DIRECTIONS [flanked]`: after the piece moves or is dropped, the enemy pieces
+    /// one step away in those directions become the mover's; with `flanked`, every enemy piece
+    /// of a line that runs from it to another of the mover's pieces.
+    Convert(Directions, bool, Span),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -353,6 +354,8 @@ pub enum DropLimit {
     OppositeColours,
     /// The player always has one more in hand.
     Unlimited,
+    /// Only where the dropped piece converts at least one enemy piece.
+    Converting,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -362,8 +362,10 @@ impl Builder {
                 Rule::castle => clauses.push(PieceClause::Castle(self.castle(clause))),
                 Rule::convert => {
                     let span = self.span(&clause);
-                    let directions = self.directions(parts(clause).next().expect("directions"));
-                    clauses.push(PieceClause::Convert(directions, span));
+                    let mut items = parts(clause);
+                    let directions = self.directions(items.next().expect("directions"));
+                    let flanked = items.next().is_some();
+                    clauses.push(PieceClause::Convert(directions, flanked, span));
                 }
                 other => unreachable!("the grammar has no piece clause {other:?}"),
             }
@@ -572,6 +574,7 @@ impl Builder {
                     Rule::drop_promoted => DropLimit::Promoted,
                     Rule::opposite_colours => DropLimit::OppositeColours,
                     Rule::unlimited => DropLimit::Unlimited,
+                    Rule::converting => DropLimit::Converting,
                     _ => DropLimit::NoMate,
                 };
                 Spanned::new(value, span)
@@ -1026,7 +1029,11 @@ impl Builder {
         let mut castling_homes = Vec::new();
         for part in it {
             match part.as_rule() {
-                Rule::hand_entry => hand.extend(self.names(part)),
+                Rule::hand_entry => {
+                    for item in parts(part) {
+                        hand.extend(self.hand_item(item));
+                    }
+                }
                 Rule::castling_homes => {
                     castling_homes.extend(parts(part).map(|home| self.placement(home)))
                 }
@@ -1039,6 +1046,24 @@ impl Builder {
             hand,
             castling_homes,
             span,
+        }
+    }
+
+    /// `N PIECE` in a hand, as N copies of the name (past 256 a hand overflows anyway, and
+    /// the checker says so).
+    fn hand_item(&self, pair: P<'_>) -> Vec<Name> {
+        let mut items = parts(pair);
+        let first = items.next().expect("hand item");
+        match items.next() {
+            None => vec![self.name(first)],
+            Some(name) => {
+                let count = first
+                    .as_str()
+                    .parse::<usize>()
+                    .unwrap_or(usize::MAX)
+                    .min(256);
+                vec![self.name(name); count]
+            }
         }
     }
 

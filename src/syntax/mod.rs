@@ -488,6 +488,8 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_peaceful => "`peaceful`",
         kw_unlimited => "`unlimited`",
         kw_convert => "`convert`",
+        kw_converting => "`converting`",
+        kw_flanked => "`flanked`",
         kw_full => "`full`",
         kw_castling => "`castling`",
         kw_opposite_colours => "`opposite-colours`",
