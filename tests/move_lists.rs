@@ -900,3 +900,19 @@ move_list!(
     "8/8/8/3pP3/3Pp3/8/8/8[PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPpppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp] w - - 0 1",
     "P@e3"
 );
+
+// `else` in a trigger: a Pawn reaching the far rank removes an enemy Knight if one is left,
+// else an enemy Pawn (d4e5 has taken the Knight).
+move_list!(
+    trigger_plans_after_else_only_when_stuck,
+    "tests/concepts/trigger-else",
+    "k3n/1p1P1/5/5/K4 w - - 0 1"
+);
+
+// Black's Stone on g2 converts the Rook on h1, which loses White's castling right with it.
+move_list!(
+    converted_rook_loses_its_castling_right,
+    "tests/concepts/convert-castling",
+    "4k2r/8/8/8/8/6p1/8/P3K2R b Kk - 0 1",
+    "g3g2"
+);

@@ -620,6 +620,14 @@ impl Checker<'_> {
         })
     }
 
+    /// Whether some piece promotes to the piece named `name`.
+    fn is_promotion_target(&self, name: &str) -> bool {
+        (self.piece_decls.iter().flat_map(|p| &p.clauses)).any(|clause| match clause {
+            PieceClause::Promote(promotion) => promotion.targets.iter().any(|t| t.value == name),
+            _ => false,
+        })
+    }
+
     /// A promotion `on` a zone is a turn the player chooses to make, and makes no capture.
     fn check_standing_promotion(&mut self, promotion: &Promotion) {
         if !promotion.optional {
@@ -709,6 +717,18 @@ impl Checker<'_> {
                 ),
                 DropLimit::Promoted => limits.promoted = true,
                 DropLimit::OppositeColours => limits.opposite_colours = true,
+                DropLimit::Unlimited if self.is_promotion_target(&piece.name.value) => self.error(
+                    Problem::error(
+                        Code::UnlimitedPromotionTarget,
+                        format!(
+                            "`{}` has an endless supply but is also promoted to",
+                            piece.name.value
+                        ),
+                        limit.span,
+                        "a promoted piece goes to hand as what it was",
+                    )
+                    .with_help("give the endless supply to a piece no piece promotes to"),
+                ),
                 DropLimit::Unlimited => limits.unlimited = true,
                 DropLimit::Converting
                     if !piece

@@ -122,6 +122,7 @@ codes! {
     NoMateWithoutRoyal = "no-mate-without-royal",
     RoyalTogetherMixed = "royal-together-mixed",
     ConvertingWithoutConvert = "converting-without-convert",
+    UnlimitedPromotionTarget = "unlimited-promotion-target",
     PerFileZero = "per-file-zero",
     DropPromotedWithoutPromotion = "drop-promoted-without-promotion",
     PromotionLimitZero = "promotion-limit-zero",

@@ -532,7 +532,9 @@ impl Position<'_> {
         let mover = request.player;
         // Only a piece in hand before the move may enter, not one the move has just taken.
         let held = (0..rules.pieces.kinds.len())
-            .filter(|&kind| self.hand_at(self.hand_slot(mover, kind), request.start) > 0)
+            .filter(|&kind| {
+                self.hand_at(self.hand_slot(mover, kind), request.start) > 0 || self.endless(kind)
+            })
             .fold(0u64, |held, kind| held | 1 << kind);
         let left = base
             .parts()

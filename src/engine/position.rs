@@ -186,8 +186,15 @@ impl<'r> Position<'r> {
     /// Whether `player` has a piece of `kind` to drop: one in hand, or an endless supply.
     #[inline]
     pub(super) fn can_drop(&self, player: usize, kind: usize) -> bool {
-        self.hands[self.hand_slot(player, kind)] > 0
-            || self.rules.pieces.kinds[kind].drops.unlimited
+        self.hands[self.hand_slot(player, kind)] > 0 || self.endless(kind)
+    }
+
+    /// Whether `kind` comes from an endless supply: only a kind that goes to hand as itself
+    /// can, as a drop takes from the hand of what the piece goes to hand as.
+    #[inline]
+    pub(super) fn endless(&self, kind: usize) -> bool {
+        let kinds = &self.rules.pieces.kinds;
+        kinds[kind].drops.unlimited && kinds[kind].demotes_to as usize == kind
     }
 
     /// Every hand, `[player * kinds + kind]`.
@@ -465,8 +472,9 @@ impl<'r> Position<'r> {
     fn capture(&mut self, sq: Sq, capturer: usize) {
         if let Some((kind, player)) = self.piece(self.board[sq as usize]) {
             let slot = self.hand_slot(capturer, self.rules.pieces.kinds[kind].demotes_to as usize);
-            // A full hand (255 of a kind) takes no more.
-            if self.rules.captures.to_hand && self.hands[slot] < u8::MAX {
+            // A full hand (255 of a kind) takes no more; an endless supply needs none.
+            let returns = self.rules.pieces.kinds[kind].demotes_to as usize;
+            if self.rules.captures.to_hand && self.hands[slot] < u8::MAX && !self.endless(returns) {
                 self.set_hand(slot, self.hands[slot] + 1);
             }
             self.lift(sq, kind, player);
@@ -513,7 +521,7 @@ impl<'r> Position<'r> {
                 // A piece dropped on its promoted side leaves the hand of what it was.
                 let (kind, _) = self.rules.pieces.split(part.piece);
                 let in_hand = self.rules.pieces.kinds[kind].demotes_to as usize;
-                if !self.rules.pieces.kinds[in_hand].drops.unlimited {
+                if !self.endless(in_hand) {
                     let slot = self.hand_slot(mover, in_hand);
                     self.set_hand(slot, self.hands[slot] - 1);
                 }
@@ -656,8 +664,10 @@ impl<'r> Position<'r> {
         if !rules.pieces.converts.is_empty()
             && let Some(arrived) = (turn.parts().iter().rev())
                 .find(|p| matches!(p.kind, PartKind::Move | PartKind::Promote | PartKind::Drop))
+            // A piece blown up or turned to stone by its capture converts nothing.
+            && self.board[arrived.to as usize] == arrived.piece
         {
-            self.convert_neighbours(arrived.piece, arrived.to, mover);
+            self.convert_neighbours(arrived.piece, arrived.to, mover, &mut castling);
         }
         if turn.captures
             && rules.captures.explosion.is_some()
@@ -703,8 +713,9 @@ impl<'r> Position<'r> {
     }
 
     /// The enemy pieces next to the piece `code` that arrived on `to`, in the directions it
-    /// converts, become `mover`'s.
-    fn convert_neighbours(&mut self, code: Code, to: Sq, mover: usize) {
+    /// converts, become `mover`'s. A converted piece counts as moved: it loses its castling
+    /// rights and first moves.
+    fn convert_neighbours(&mut self, code: Code, to: Sq, mover: usize, castling: &mut u32) {
         let rules = self.rules;
         let flanked = rules.pieces.converts_flanked[code as usize];
         for &v in &rules.pieces.converts[code as usize] {
@@ -722,6 +733,10 @@ impl<'r> Position<'r> {
                     && owner != mover
                 {
                     self.put(sq, rules.pieces.code(kind, mover));
+                    *castling &= !rules.castling.clear[sq as usize];
+                    if rules.derived.first_moves {
+                        self.note_unmoved(sq, false);
+                    }
                 }
             }
         }

@@ -241,8 +241,15 @@ impl<'r> Position<'r> {
             enough: usize::MAX,
             ..request
         };
-        for plan in plans {
-            self.steps(unlimited, &plan.steps, partial, &mut done);
+        // A plan after `else` is tried only when those before it do nothing.
+        let last_tier = plans.iter().map(|plan| plan.tier).max().unwrap_or(0);
+        for tier in 0..=last_tier {
+            for plan in plans.iter().filter(|plan| plan.tier == tier) {
+                self.steps(unlimited, &plan.steps, partial, &mut done);
+            }
+            if !done.is_empty() {
+                break;
+            }
         }
         if done.is_empty() {
             self.steps(request, rest, partial, out);
