@@ -73,6 +73,7 @@ pub trait Bitboard:
 }
 
 /// The squares of a set, lowest first.
+#[derive(Clone)]
 pub struct Squares<B>(B);
 
 impl<B: Bitboard> Iterator for Squares<B> {

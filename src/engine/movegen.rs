@@ -513,9 +513,20 @@ impl Position<'_> {
         base: Turn,
         out: &mut Vec<Turn>,
     ) {
-        let squares = (0..self.board.len() as Sq)
-            .filter(|&to| zone.is_none_or(|z| self.in_drop_zone(z, mover, to)));
-        self.drops_onto(PartKind::Drop, mover, kinds, squares, base, out);
+        match zone {
+            // The squares next to the player's pieces of some kinds, from their bitboards.
+            Some(DropZone::NextTo(near)) => at_width!(self.rules, B => {
+                let pieces = self.kinds_set::<B>(mover, near);
+                let around = (pieces.squares())
+                    .fold(B::NONE, |set, sq| set | self.rules.bits.neighbours::<B>(sq));
+                self.drops_onto(PartKind::Drop, mover, kinds, around.squares(), base, out)
+            }),
+            _ => {
+                let squares = (0..self.board.len() as Sq)
+                    .filter(|&to| zone.is_none_or(|z| self.in_drop_zone(z, mover, to)));
+                self.drops_onto(PartKind::Drop, mover, kinds, squares, base, out);
+            }
+        }
     }
 
     /// Gating after the move of `base`: a piece of `kinds` from hand onto each gate (of `zone`,
