@@ -25,8 +25,9 @@ pub struct Kind {
     pub promotions: Vec<Promotion>,
     /// The promotions that are turns of their own (`promote … on ZONE`).
     pub standing_promotions: Vec<Promotion>,
-    /// One of its promotions happens only on a capture.
-    pub promotes_by_capture: bool,
+    /// One of its promotions depends on more of the position than the move's squares: only
+    /// on a capture, for a lone piece, or for a peaceful new piece.
+    pub promotes_by_position: bool,
     pub drops: DropLimits,
 }
 
@@ -374,7 +375,8 @@ fn kind(checked: &Checked, moves: &mut MoveCompiler<'_>, form: usize, text: Stri
         demotes_to: root as u8,
         promoted: root != shape,
         text,
-        promotes_by_capture: promotions.iter().any(|p| p.by_capture),
+        promotes_by_position: (promotions.iter())
+            .any(|p| p.by_capture || p.lone_anywhere || p.peaceful),
         promotions,
         standing_promotions,
         drops,

@@ -266,12 +266,9 @@ impl Position<'_> {
         let rules = self.rules;
         let (kind, player) = rules.pieces.split(code);
         let promotions = &rules.pieces.kinds[kind].promotions;
-        // Promotions on captures only are left to the move generator.
-        // So are those that look at the position beyond the move's squares.
-        if promotions.len() > MAX_PROMOTION_RULES
-            || rules.pieces.kinds[kind].promotes_by_capture
-            || promotions.iter().any(|p| p.lone_anywhere || p.peaceful)
-        {
+        // Promotions that look at the position beyond the move's squares (on captures only,
+        // for a lone piece, peaceful ones) are left to the move generator.
+        if promotions.len() > MAX_PROMOTION_RULES || rules.pieces.kinds[kind].promotes_by_position {
             return None;
         }
         // Split the targets by which promotion rules apply there: each part gets the union of

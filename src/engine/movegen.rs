@@ -359,7 +359,8 @@ impl Position<'_> {
 
     /// Promotions that are turns of their own for the piece `code` standing on `from`: in its
     /// zone (or anywhere, when lone), it turns into each kind it may choose, where it stands or
-    /// on an empty square one move of the new kind away.
+    /// on an empty square one move of the new kind away. Out of line, as few games have them.
+    #[inline(never)]
     fn standing_promotions<B: Bitboard>(
         &self,
         from: Sq,
@@ -403,12 +404,14 @@ impl Position<'_> {
     }
 
     /// Whether the piece `code` is its player's only piece of that code on the board.
+    #[inline(never)]
     fn is_lone(&self, code: Code) -> bool {
         at_width!(self.rules, B => self.code_set::<B>(code).count() == 1)
     }
 
     /// The kinds among `choices` that a piece of `player` moving from `from` to `to` may
     /// promote to peacefully: where the new piece attacks no enemy piece.
+    #[inline(never)]
     fn peaceful_choices(&self, choices: u64, player: usize, from: Sq, to: Sq) -> u64 {
         let rules = self.rules;
         let mut peaceful = choices;
