@@ -166,6 +166,13 @@ impl Phase {
     }
 }
 
+/// The plans in the order they are tried: each tier (the plans after as many `else`) only
+/// when the tiers before it give nothing.
+pub fn tiers(plans: &[Plan]) -> impl Iterator<Item = impl Iterator<Item = &Plan>> {
+    let last = plans.iter().map(|plan| plan.tier).max().unwrap_or(0);
+    (0..=last).map(move |tier| plans.iter().filter(move |plan| plan.tier == tier))
+}
+
 /// Steps carried out in order; a turn carries out one plan of its turn kind.
 #[derive(Clone, Debug)]
 pub struct Plan {

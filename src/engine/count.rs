@@ -376,14 +376,9 @@ impl Position<'_> {
         if limits.per_file > 0 {
             targets &= !self.full_files::<B>(code, limits.per_file);
         }
-        if limits.converting {
-            let converts = |&to: &Sq| self.would_convert(code, to);
-            targets =
-                (targets.squares().filter(converts)).fold(B::NONE, |set, to| set | B::bit(to));
-        }
-        if rules.derived.colour_balanced != 0 {
-            let even = |&to: &Sq| self.keeps_colours_even(code, to);
-            targets = (targets.squares().filter(even)).fold(B::NONE, |set, to| set | B::bit(to));
+        if Self::has_drop_conditions(rules, limits) {
+            let hold = |&to: &Sq| self.drop_conditions_hold(code, to);
+            targets = (targets.squares().filter(hold)).fold(B::NONE, |set, to| set | B::bit(to));
         }
         targets
     }

@@ -7,7 +7,7 @@ use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::turns::DropZone;
-use crate::compile::{Code, EMPTY, Gen, Hop, NO_SQUARE, Promotion, Sq};
+use crate::compile::{Code, DropLimits, EMPTY, Gen, Hop, NO_SQUARE, Promotion, Ruleset, Sq};
 
 impl Position<'_> {
     /// The first occupied or blocked square within `range` steps along a line from `from`, and
@@ -377,11 +377,8 @@ impl Position<'_> {
             if !in_zone {
                 continue;
             }
-            let mut choices = self.promotion_choices(promotion, player);
-            while choices != 0 {
-                let target = choices.trailing_zeros() as usize;
-                choices &= choices - 1;
-                let piece = rules.pieces.code(target, player);
+            for target in self.promotion_choices(promotion, player).squares() {
+                let piece = rules.pieces.code(target as usize, player);
                 let mut squares = B::bit(from);
                 for rule in &rules.pieces.programs[piece as usize] {
                     if rule.mode.moves() && self.rule_applies(rule, player, from) {
@@ -414,17 +411,12 @@ impl Position<'_> {
     #[inline(never)]
     fn peaceful_choices(&self, choices: u64, player: usize, from: Sq, to: Sq) -> u64 {
         let rules = self.rules;
-        let mut peaceful = choices;
-        let mut rest = choices;
-        while rest != 0 {
-            let target = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let piece = rules.pieces.code(target, player);
-            if at_width!(rules, B => self.threatens_enemy::<B>(piece, from, to)) {
-                peaceful &= !(1 << target);
-            }
-        }
-        peaceful
+        let threatens = |target: &u16| {
+            let piece = rules.pieces.code(*target as usize, player);
+            at_width!(rules, B => self.threatens_enemy::<B>(piece, from, to))
+        };
+        (choices.squares().filter(threatens))
+            .fold(choices, |peaceful, target| peaceful & !(1 << target))
     }
 
     /// Whether the piece `code`, come from `from` to `to` (and taking what stood there),
@@ -524,9 +516,13 @@ impl Position<'_> {
                     .fold(B::NONE, |set, sq| set | self.rules.bits.neighbours::<B>(sq));
                 self.drops_onto(PartKind::Drop, mover, kinds, around.squares(), base, out)
             }),
-            _ => {
+            Some(DropZone::Fixed(z)) => {
                 let squares = (0..self.board.len() as Sq)
-                    .filter(|&to| zone.is_none_or(|z| self.in_drop_zone(z, mover, to)));
+                    .filter(|&to| self.rules.zones.contains(z, mover, to));
+                self.drops_onto(PartKind::Drop, mover, kinds, squares, base, out);
+            }
+            None => {
+                let squares = 0..self.board.len() as Sq;
                 self.drops_onto(PartKind::Drop, mover, kinds, squares, base, out);
             }
         }
@@ -591,13 +587,13 @@ impl Position<'_> {
                     .squares()
                     .fold(0u32, |files, sq| files | 1 << file_of(sq))),
             };
+            let conditional = Self::has_drop_conditions(rules, limits);
             for to in squares.clone() {
                 let file = file_of(to);
                 if self.board[to as usize] != EMPTY
                     || !self.drop_zones_allow(kind, mover, to)
                     || taken_files & (1 << file) != 0
-                    || (rules.derived.colour_balanced != 0 && !self.keeps_colours_even(code, to))
-                    || (limits.converting && !self.would_convert(code, to))
+                    || (conditional && !self.drop_conditions_hold(code, to))
                 {
                     continue;
                 }
@@ -624,6 +620,21 @@ impl Position<'_> {
                 .any(|&z| zones.contains(z, player, sq))
     }
 
+    /// Whether drops of a kind with these limits have conditions on the position around the
+    /// square, beyond its zones and file.
+    pub(super) fn has_drop_conditions(rules: &Ruleset, limits: &DropLimits) -> bool {
+        limits.converting || rules.derived.colour_balanced != 0
+    }
+
+    /// Whether the drop of `code` on `to` meets the conditions that look at the position
+    /// around the square: it converts something (`drop converting`), and it keeps the kinds
+    /// dropped on both colours even.
+    pub(super) fn drop_conditions_hold(&self, code: Code, to: Sq) -> bool {
+        let rules = self.rules;
+        (!rules.pieces.drop_limits(code).converting || self.would_convert(code, to))
+            && (rules.derived.colour_balanced == 0 || self.keeps_colours_even(code, to))
+    }
+
     /// Whether dropping `code` on `to` still lets its player spread each kind dropped on both
     /// colours (`drop opposite-colours`) evenly: a piece of such a kind may not go to a colour
     /// that already holds its share, and another piece may not take a square that those still
@@ -636,10 +647,8 @@ impl Position<'_> {
             (usize::from(file) + usize::from(rank)) % 2
         };
         let squares = 0..self.board.len() as Sq;
-        let mut kinds = rules.derived.colour_balanced;
-        while kinds != 0 {
-            let kind = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
+        for kind in rules.derived.colour_balanced.squares() {
+            let kind = usize::from(kind);
             let in_hand = u32::from(self.hands[self.hand_slot(player, kind)]);
             if in_hand == 0 {
                 continue;
@@ -670,20 +679,6 @@ impl Position<'_> {
             }
         }
         true
-    }
-
-    fn in_drop_zone(&self, zone: DropZone, player: usize, sq: Sq) -> bool {
-        let rules = self.rules;
-        match zone {
-            DropZone::Fixed(z) => rules.zones.contains(z, player, sq),
-            DropZone::NextTo(kinds) => rules.geometry.neighbours.iter().any(|&v| {
-                let next = rules.geometry.step(v, sq);
-                next != NO_SQUARE
-                    && self
-                        .piece(self.board[next as usize])
-                        .is_some_and(|(k, p)| p == player && kinds & (1 << k) != 0)
-            }),
-        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::position::Position;
 use super::turn::{Part, PartKind, Turn};
-use crate::compile::turns::{Action, ArrowCase, Plan, Step, Trigger};
+use crate::compile::turns::{Action, ArrowCase, Plan, Step, Trigger, tiers};
 use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Sq};
 
 /// What a generation asks for: whose turns, which kinds may move, and how many are enough.
@@ -129,9 +129,8 @@ impl<'r> Position<'r> {
         if self.rules.derived.royal || self.rules.derived.counter_limits {
             request.enough = usize::MAX;
         }
-        let last_tier = plans.iter().map(|plan| plan.tier).max().unwrap_or(0);
-        for tier in 0..=last_tier {
-            for plan in plans.iter().filter(|plan| plan.tier == tier) {
+        for tier in tiers(plans) {
+            for plan in tier {
                 self.steps(request, &plan.steps, Turn::EMPTY, out);
             }
             self.keep_lawful(request, out);
@@ -242,9 +241,8 @@ impl<'r> Position<'r> {
             ..request
         };
         // A plan after `else` is tried only when those before it do nothing.
-        let last_tier = plans.iter().map(|plan| plan.tier).max().unwrap_or(0);
-        for tier in 0..=last_tier {
-            for plan in plans.iter().filter(|plan| plan.tier == tier) {
+        for tier in tiers(plans) {
+            for plan in tier {
                 self.steps(unlimited, &plan.steps, partial, &mut done);
             }
             if !done.is_empty() {
