@@ -625,6 +625,28 @@ move_list!(
     "pass pass"
 );
 
+// Bikjang: the Generals face each other while Cho is in check; Cho may pass, or move the
+// General off the file out of check, but not stay in the standoff.
+move_list!(
+    janggi_standoff_in_check_may_pass,
+    "variants/janggitraditional",
+    "3a1a3/4k4/9/9/9/9/9/9/4K3r/3A1A3 w - - 0 1"
+);
+// The Horse leaves the file between the Generals: Han must end the standoff or pass, and a
+// pass in the standoff ends the game in a draw.
+move_list!(
+    janggi_standoff_created_then_passed,
+    "variants/janggitraditional",
+    "3a1a3/4k4/9/9/4N4/9/9/9/4K4/3A1A3 w - - 0 1",
+    "e6c7"
+);
+move_list!(
+    janggi_standoff_pass_draws,
+    "variants/janggitraditional",
+    "3a1a3/4k4/9/9/4N4/9/9/9/4K4/3A1A3 w - - 0 1",
+    "e6c7 pass"
+);
+
 // Loop chess: a promoted Queen taken goes to hand as a Queen, which Black may drop at once.
 move_list!(
     loop_promoted_queen_taken_is_dropped_as_a_queen,

@@ -162,6 +162,7 @@ const VOCABULARY: &[&str] = &[
     "flanked",
     "convert",
     "full",
+    "standoff",
     "peaceful",
     "opposite-colours",
     "no-mate",

@@ -124,6 +124,9 @@ pub struct Piece {
     pub converts: DirectionSet,
     /// Converts the enemy pieces of each line flanked by it and another of the mover's pieces.
     pub converts_flanked: bool,
+    /// Stands off against another player's piece of its kind on an open line in these
+    /// directions (none when empty).
+    pub standoff: DirectionSet,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -365,6 +368,8 @@ pub enum EndCondition {
     Passed(u32, Option<bool>),
     /// No square of the board is empty; with a piece count, as for `Passed`.
     Full(Option<bool>),
+    /// The player to move stands in a standoff the last turn, a pass, left standing.
+    Standoff,
     Immobilized(PieceId),
     /// A piece of this kind stands in the zone, as its owner sees it.
     Reaches(PieceId, ZoneExpr, Goal),

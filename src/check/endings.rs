@@ -27,6 +27,7 @@ impl Checker<'_> {
                 Resolved::Passed(turns.value, fewer)
             }
             &EndCondition::Full(fewer) => Resolved::Full(fewer),
+            EndCondition::Standoff => self.about_standoffs(condition.span),
             EndCondition::Immobilized(piece) => Resolved::Immobilized(self.piece(piece)?),
             EndCondition::Reaches(piece, zone, goal) => {
                 let zone = self.check_zone_expr(zone, super::zones::ForPlayers::All);
@@ -110,6 +111,26 @@ impl Checker<'_> {
             );
         }
         condition
+    }
+
+    /// The `standoff` condition, which needs a piece that stands off.
+    fn about_standoffs(&mut self, span: Span) -> checked::EndCondition {
+        let stands_off =
+            |piece: &Piece| (piece.clauses.iter()).any(|c| matches!(c, PieceClause::Standoff(..)));
+        if !self.piece_decls.iter().any(|p| stands_off(p)) {
+            self.error(
+                Problem::error(
+                    Code::StandoffWithoutStandoffs,
+                    "no piece ever stands off, so this condition never holds",
+                    span,
+                    "no standoff",
+                )
+                .with_help(
+                    "give the facing pieces a `standoff` clause, such as `standoff vertical`",
+                ),
+            );
+        }
+        checked::EndCondition::Standoff
     }
 
     /// Each condition once; conditions are tried in file order and the first that holds decides.

@@ -34,6 +34,7 @@ pub enum Feature {
     Petrification,
     Conversion,
     RoyalConversion,
+    Standoffs,
     Counters,
     Phases,
     PeriodicTurns,
@@ -75,6 +76,7 @@ impl Feature {
             Feature::RoyalCustodian => "custodian capture in a game with royal pieces",
             Feature::Conversion => "converting neighbours",
             Feature::RoyalConversion => "converting neighbours in a game with royal pieces",
+            Feature::Standoffs => "standoffs",
             Feature::CapturesToHand => "captures to hand",
             Feature::CompulsoryCapture => "compulsory capture",
             Feature::NoCapture => "games without capture",
@@ -238,6 +240,7 @@ impl FeatureUses {
                 }
                 PieceClause::Grant(g) => self.note(Feature::Grants, g.span),
                 PieceClause::Convert(_, _, span) => self.note(Feature::Conversion, *span),
+                PieceClause::Standoff(_, span) => self.note(Feature::Standoffs, *span),
                 PieceClause::Castle(c) => {
                     let unmoved = c
                         .conditions

@@ -111,6 +111,7 @@ impl Checker<'_> {
             castles: Vec::new(),
             converts: DirectionSet::default(),
             converts_flanked: false,
+            standoff: DirectionSet::default(),
         };
         let mut own = Vec::new();
         let mut granted = Vec::new();
@@ -164,6 +165,10 @@ impl Checker<'_> {
                     // Several clauses convert in every direction any of them names.
                     resolved.converts.sectors |= set.sectors;
                     resolved.converts_flanked |= flanked;
+                }
+                PieceClause::Standoff(directions, span) => {
+                    let set = self.check_directions(directions, *span, DirectionUse::Lines);
+                    resolved.standoff.sectors |= set.sectors;
                 }
             }
         }

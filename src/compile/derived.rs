@@ -58,6 +58,9 @@ pub struct Derived {
     /// The kinds dropped on both colours of squares (`drop opposite-colours`): every drop is
     /// tested for the room they need.
     pub colour_balanced: u64,
+    /// The kinds that stand off against another player's piece of their kind: in a standoff,
+    /// turns are tested to end it.
+    pub standoff_kinds: u64,
     /// Some turn places a piece and then moves: two placements may end in the same position,
     /// and are then one turn.
     pub placement_then_move: bool,
@@ -158,6 +161,7 @@ impl Derived {
                 && !captures_lose_own
                 && castling.free.is_empty()
                 && !turns.forbids.any()
+                && pieces.standoffs.is_empty()
                 && !board_read_attacks
                 && !early_ends
                     .iter()
@@ -169,7 +173,7 @@ impl Derived {
                     .any(|step| matches!(step.action, Action::Move { .. })),
             board_read_attacks,
             counts_passes: (endings.rules.iter())
-                .any(|(_, c)| matches!(c, EndCondition::Passed(..))),
+                .any(|(_, c)| matches!(c, EndCondition::Passed(..) | EndCondition::Standoff)),
             royal,
             royal_kinds: (kinds.iter().enumerate())
                 .filter(|(_, k)| k.royal)
@@ -188,6 +192,12 @@ impl Derived {
             colour_balanced: (kinds.iter().enumerate())
                 .filter(|(_, k)| k.drops.opposite_colours)
                 .fold(0, |mask, (kind, _)| mask | 1 << kind),
+            standoff_kinds: (0..kinds.len())
+                .filter(|&kind| {
+                    !pieces.standoffs.is_empty()
+                        && !pieces.standoffs[pieces.code(kind, 0) as usize].is_empty()
+                })
+                .fold(0, |mask, kind| mask | 1 << kind),
             placement_then_move: turns.placement_then_move(),
             counter_limits,
             simple_limits: limited

@@ -71,6 +71,7 @@ fn condition(
         checked::EndCondition::Repeated(n) => EndCondition::Repeated(*n),
         &checked::EndCondition::Passed(n, fewer) => EndCondition::Passed(n.min(255) as u8, fewer),
         &checked::EndCondition::Full(fewer) => EndCondition::Full(fewer),
+        checked::EndCondition::Standoff => EndCondition::Standoff,
         checked::EndCondition::Quiet {
             plies,
             captures,
@@ -125,6 +126,8 @@ pub enum EndCondition {
     Passed(u8, Option<bool>),
     /// No square of the board is empty; with a piece count, as for `Passed`.
     Full(Option<bool>),
+    /// The player to move stands in a standoff the last turn, a pass, left standing.
+    Standoff,
     /// `plies` in a row without a capture (when `captures` says so) or a move of one of the
     /// kinds in the mask.
     Quiet {
@@ -166,6 +169,7 @@ impl EndCondition {
             EndCondition::Repeated(_) => "repeated",
             EndCondition::Passed(..) => "passed",
             EndCondition::Full(_) => "full",
+            EndCondition::Standoff => "standoff",
             EndCondition::Quiet { .. } => "quiet plies",
             EndCondition::RoyalCaptured => "royal-captured",
             EndCondition::Immobilized(_) => "immobilized",

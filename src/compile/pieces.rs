@@ -2,11 +2,12 @@
 //! player, the moves it lends to neighbours, and the attack tables derived from the programs.
 
 use super::Code;
+use super::geometry::UNLIMITED;
 use super::moves::{Gen, Hop, Mode, MoveCompiler};
 use super::players::Players;
 use crate::check::checked::{self, Checked, PieceId};
 use crate::check::forms::{Form, Forms};
-use crate::geometry::{absolute, images};
+use crate::geometry::{DirectionSet, absolute, images};
 
 /// A piece kind at run time. Kinds reached by promotion are separate kinds that remember what
 /// they demote to, so a promoted Queen knows it was a Pawn.
@@ -120,6 +121,9 @@ pub struct PieceTables {
     pub converts: Vec<Vec<u16>>,
     /// Per code, whether it converts whole flanked lines rather than neighbours.
     pub converts_flanked: Vec<bool>,
+    /// Per code, the lines along which it stands off against another player's piece of its
+    /// kind (empty when no piece stands off).
+    pub standoffs: Vec<Vec<u16>>,
     /// Per piece code: two of its rules can reach the same square, so its turns are deduplicated.
     pub overlapping: Vec<bool>,
     /// Attack tables, indexed by attacking player.
@@ -152,6 +156,7 @@ impl PieceTables {
             lends: Vec::new(),
             converts: Vec::new(),
             converts_flanked: Vec::new(),
+            standoffs: Vec::new(),
             overlapping: Vec::new(),
             attacks: Vec::new(),
             ep_attacks: Vec::new(),
@@ -176,7 +181,19 @@ impl PieceTables {
             }
         }
         tables.lends = lends(checked, moves, players, no_capture);
-        tables.converts = converts(checked, moves, players);
+        tables.converts = per_code(checked, players, |piece, player| {
+            (neighbour_vectors(piece.converts, players, player))
+                .map(|v| moves.geometry.vector(v))
+                .collect()
+        });
+        tables.standoffs = per_code(checked, players, |piece, player| {
+            (neighbour_vectors(piece.standoff, players, player))
+                .map(|v| {
+                    let vector = moves.geometry.vector(v);
+                    moves.geometry.line(vector, UNLIMITED)
+                })
+                .collect()
+        });
         tables.converts_flanked = (0..tables.programs.len())
             .map(|code| {
                 code > 0 && checked.pieces[forms.list[(code - 1) / count].shape].converts_flanked
@@ -432,25 +449,38 @@ fn lends(
     }
 }
 
-/// Per code, the steps to the neighbours the piece converts; none when no piece converts.
-fn converts(checked: &Checked, moves: &mut MoveCompiler<'_>, players: &Players) -> Vec<Vec<u16>> {
+/// Per code, what `of` makes of the piece's shape for its player; empty when it makes nothing
+/// of any.
+fn per_code(
+    checked: &Checked,
+    players: &Players,
+    mut of: impl FnMut(&checked::Piece, usize) -> Vec<u16>,
+) -> Vec<Vec<u16>> {
     let count = players.count();
     let forms = &checked.forms.list;
-    let mut converts = vec![Vec::new(); 1 + forms.len() * count];
+    let mut table = vec![Vec::new(); 1 + forms.len() * count];
     for (kind, form) in forms.iter().enumerate() {
-        let directions = checked.pieces[form.shape].converts;
         for player in 0..count {
-            converts[1 + kind * count + player] = (images(0, 1).into_iter())
-                .chain(images(1, 1))
-                .filter(|&v| directions.selects(v))
-                .map(|v| moves.geometry.vector(absolute(players.forward[player], v)))
-                .collect();
+            table[1 + kind * count + player] = of(&checked.pieces[form.shape], player);
         }
     }
-    match converts.iter().all(Vec::is_empty) {
+    match table.iter().all(Vec::is_empty) {
         true => Vec::new(),
-        false => converts,
+        false => table,
     }
+}
+
+/// The absolute vectors of the one-step directions `directions` selects for `player`.
+fn neighbour_vectors(
+    directions: DirectionSet,
+    players: &Players,
+    player: usize,
+) -> impl Iterator<Item = (i32, i32)> {
+    let forward = players.forward[player];
+    (images(0, 1).into_iter())
+        .chain(images(1, 1))
+        .filter(move |&v| directions.selects(v))
+        .map(move |v| absolute(forward, v))
 }
 
 /// Turns every move into a move that only moves, in a game where nothing is captured.

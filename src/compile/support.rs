@@ -27,6 +27,7 @@ pub fn runs(feature: Feature) -> bool {
         | Feature::Explosions
         | Feature::Petrification
         | Feature::Conversion
+        | Feature::Standoffs
         | Feature::Counters
         | Feature::Phases
         | Feature::PeriodicTurns

@@ -122,6 +122,7 @@ codes! {
     NoMateWithoutRoyal = "no-mate-without-royal",
     RoyalTogetherMixed = "royal-together-mixed",
     ConvertingWithoutConvert = "converting-without-convert",
+    StandoffWithoutStandoffs = "standoff-without-standoffs",
     UnlimitedPromotionTarget = "unlimited-promotion-target",
     PerFileZero = "per-file-zero",
     DropPromotedWithoutPromotion = "drop-promoted-without-promotion",

@@ -37,6 +37,7 @@ pub mod position;
 pub mod probe;
 mod royal_threat;
 pub mod setup;
+mod standoff;
 mod steps;
 mod targets;
 pub mod turn;

@@ -149,6 +149,7 @@ impl<'r> Position<'r> {
                     at_width!(self.rules, B => self.sides::<B>(self.to_move).empty.is_empty());
                 full && count.is_none_or(|fewer| self.outnumbered(fewer))
             }
+            EndCondition::Standoff => self.passes > 0 && self.in_standoff(self.to_move),
             EndCondition::Quiet { plies, .. } => self.halfmove >= plies,
             EndCondition::Immobilized(kinds) => self.immobilized(kinds, turns),
             _ => false,
@@ -196,6 +197,7 @@ impl<'r> Position<'r> {
                 "the last {n} turns were passes, and {name} has {} pieces",
                 if fewer { "fewer" } else { "more" }
             ),
+            EndCondition::Standoff => "a standoff stood after a pass".to_string(),
             EndCondition::Full(None) => "the board is full".to_string(),
             EndCondition::Full(Some(fewer)) => format!(
                 "the board is full, and {name} has {} pieces",

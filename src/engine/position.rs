@@ -694,7 +694,7 @@ impl<'r> Position<'r> {
             0
         };
         if rules.derived.counts_passes {
-            self.passes = match turn.parts().iter().all(|p| p.kind == PartKind::Pass) {
+            self.passes = match turn.is_pass() {
                 true => self.passes.saturating_add(1),
                 false => 0,
             };

@@ -126,7 +126,8 @@ impl<'r> Position<'r> {
         out.clear();
         request.start = self.journal_len();
         // Royal safety and counter limits may still refuse a turn that was made.
-        if self.rules.derived.royal || self.rules.derived.counter_limits {
+        let derived = &self.rules.derived;
+        if derived.royal || derived.counter_limits || derived.standoff_kinds != 0 {
             request.enough = usize::MAX;
         }
         for tier in tiers(plans) {
@@ -145,7 +146,10 @@ impl<'r> Position<'r> {
         if !self.rules.pieces.lends.is_empty() {
             merge_identical(out);
         }
-        self.keep_legal(request.player, out);
+        match self.rules.derived.standoff_kinds != 0 && self.in_standoff(request.player) {
+            true => self.keep_standoff_answers(request.player, out),
+            false => self.keep_legal(request.player, out),
+        }
         if self.rules.turns.forbids.any() {
             out.retain(|turn| self.obeys_forbids(turn, request.player));
         }

@@ -105,6 +105,11 @@ impl Turn {
         &self.parts[0]
     }
 
+    /// Whether the turn only passes.
+    pub fn is_pass(&self) -> bool {
+        self.parts().iter().all(|p| p.kind == PartKind::Pass)
+    }
+
     /// The turn without its parts of `kind`.
     pub fn without(&self, kind: PartKind) -> Turn {
         let mut kept = Turn {

@@ -243,6 +243,10 @@ pub enum PieceClause {
     /// one step away in those directions become the mover's; with `flanked`, every enemy piece
     /// of a line that runs from it to another of the mover's pieces.
     Convert(Directions, bool, Span),
+    /// `standoff DIRECTIONS`: the piece and another player's piece of its kind face each other
+    /// along those directions with nothing between; the player who faces it must end the
+    /// standoff or pass.
+    Standoff(Directions, Span),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -588,6 +592,8 @@ pub enum EndCondition {
     Passed(Spanned<u32>, Option<bool>),
     /// No square of the board is empty; with a piece count, as for `Passed`.
     Full(Option<bool>),
+    /// The player to move stands in a standoff that the last turn, a pass, left standing.
+    Standoff,
     Immobilized(Name),
     /// A piece of this kind stands in the zone.
     Reaches(Name, ZoneExpr, Goal),

@@ -367,6 +367,11 @@ impl Builder {
                     let flanked = items.next().is_some();
                     clauses.push(PieceClause::Convert(directions, flanked, span));
                 }
+                Rule::standoff_rule => {
+                    let span = self.span(&clause);
+                    let directions = parts(clause).next().expect("directions");
+                    clauses.push(PieceClause::Standoff(self.directions(directions), span));
+                }
                 other => unreachable!("the grammar has no piece clause {other:?}"),
             }
         }
@@ -950,6 +955,7 @@ impl Builder {
                     },
                 },
                 Rule::full => EndCondition::Full(parts(inner).next().map(fewer_pieces)),
+                Rule::standoff => EndCondition::Standoff,
                 Rule::royal_captured => EndCondition::RoyalCaptured,
                 Rule::exposed => EndCondition::Exposed,
                 Rule::extinct => EndCondition::Extinct(parts(inner).next().map(|p| self.name(p))),

@@ -355,7 +355,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         counter_rule | counter_event => "a counter event (move, lost, checked, turn-end)",
         counter_action => "`add`/`set`/`reset`",
         end_condition => {
-            "an end condition (`checkmated`/`stalemated`/`no-moves`/`royal-captured`/`exposed`/`extinct`/`PIECE extinct`/`fewer than N PIECE…`/`bare`/`repeated N`/`PIECE immobilized`/`PIECE reaches ZONE`/`COUNTER reaches N`/`passed N`/`full`)"
+            "an end condition (`checkmated`/`stalemated`/`no-moves`/`royal-captured`/`exposed`/`extinct`/`PIECE extinct`/`fewer than N PIECE…`/`bare`/`repeated N`/`PIECE immobilized`/`PIECE reaches ZONE`/`COUNTER reaches N`/`passed N`/`full`/`standoff`)"
         }
         outcome => "`win`/`lose`/`draw`",
         p_open_brace => "`{`",
@@ -491,6 +491,7 @@ pub(crate) fn describe_rule(rule: Rule) -> &'static str {
         kw_converting => "`converting`",
         kw_flanked => "`flanked`",
         kw_full => "`full`",
+        kw_standoff => "`standoff`",
         kw_castling => "`castling`",
         kw_opposite_colours => "`opposite-colours`",
         kw_on => "`on`",
