@@ -544,3 +544,17 @@ fn test_variants_keep_every_property() {
     }
     assert!(walked >= 60, "only {walked} files walked");
 }
+
+/// A player without a royal piece is never in check, however many enemy pieces could move:
+/// the check line names only pieces that attack a royal piece.
+#[test]
+fn a_player_without_a_royal_piece_is_never_in_check() {
+    let rules = ruleset("variants/horde");
+    let mut horde = fen::read(&rules, "4k3/8/8/8/8/8/3q4/4P3 w - - 0 1").expect("a position");
+    assert!(fairy::notation::checking_pieces(&mut horde).is_empty());
+    let mut pawn_checks = fen::read(&rules, "8/8/8/8/8/8/3k4/4P3 b - - 0 1").expect("a position");
+    assert_eq!(
+        fairy::notation::checking_pieces(&mut pawn_checks),
+        vec![("Pawn", 4)]
+    );
+}
