@@ -6,6 +6,7 @@
 //! fuzzer both walk with it; neither needs to know what a rule means to find a contradiction.
 
 use crate::compile::Ruleset;
+use crate::compile::turns::Coinciding;
 use crate::diagnostic::Code;
 use crate::engine::perft::Perft;
 use crate::engine::{Position, Turn};
@@ -138,7 +139,7 @@ impl Walk {
             return Err(format!("perft 1 is {perft1}, yet {turns} legal turns"));
         }
         // Only a placement followed by the same move may be counted once for several ways.
-        let listed_once = !position.rules().derived.placement_then_move;
+        let listed_once = position.rules().derived.coinciding == Coinciding::Never;
         if texts.len() > perft1 || (listed_once && texts.len() != perft1) {
             return Err(format!("{} moves listed, perft 1 is {perft1}", texts.len()));
         }

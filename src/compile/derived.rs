@@ -12,7 +12,7 @@ use super::moves::ANY_KIND;
 use super::pieces::PieceTables;
 use super::players::Players;
 use super::setup::Start;
-use super::turns::{Action, PhaseEnd, TurnTables};
+use super::turns::{Action, Coinciding, PhaseEnd, TurnTables};
 
 /// How the engine proves a turn legal, chosen once for the ruleset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,9 +61,9 @@ pub struct Derived {
     /// The kinds that stand off against another player's piece of their kind: in a standoff,
     /// turns are tested to end it.
     pub standoff_kinds: u64,
-    /// Some turn places a piece and then moves: two placements may end in the same position,
-    /// and are then one turn.
-    pub placement_then_move: bool,
+    /// Which turns two ways of making may lead to the same position (two drops, a placement
+    /// and a move, two arrows): such ways are one turn.
+    pub coinciding: Coinciding,
     /// Some counter has a limit: turns are tested against it.
     pub counter_limits: bool,
     /// The limited counters change only on moves and turn ends, so a turn's effect on them is
@@ -198,7 +198,7 @@ impl Derived {
                         && !pieces.standoffs[pieces.code(kind, 0) as usize].is_empty()
                 })
                 .fold(0, |mask, kind| mask | 1 << kind),
-            placement_then_move: turns.placement_then_move(),
+            coinciding: turns.coinciding(),
             counter_limits,
             simple_limits: limited
                 .flat_map(|c| &c.rules)

@@ -87,15 +87,31 @@ impl TurnTables {
         (zones.iter()).any(|zone| zone.is_none_or(|z| sets.contains(z, player, sq)))
     }
 
-    /// Whether some turn places a piece and then moves: two placements may then end in the
-    /// same position, and are one turn.
-    pub fn placement_then_move(&self) -> bool {
-        self.phases.iter().flat_map(|p| &p.ordinary).any(|plan| {
-            let at =
-                |wanted: fn(&Action) -> bool| plan.steps.iter().position(|s| wanted(&s.action));
-            let drop = at(|a| matches!(a, Action::Drop { .. }));
-            let moves = at(|a| matches!(a, Action::Move { .. }));
-            matches!((drop, moves), (Some(d), Some(m)) if d < m)
+    /// Which turns two ways of making may lead to the same position, and are then one turn:
+    /// where some plan takes two steps of the player's choosing whose order or split the
+    /// position does not keep (two drops, a placement and a move, two arrows), the turns of
+    /// several parts; where a plan moves twice, every turn (one move may equal two). A move
+    /// followed by one arrow or a gate, which follow from that move, never coincide.
+    pub fn coinciding(&self) -> Coinciding {
+        let periodic =
+            (self.phases.iter()).flat_map(|p| p.periodic.iter().flat_map(|(_, plans)| plans));
+        let plans = self.phases.iter().flat_map(|p| &p.ordinary).chain(periodic);
+        plans.fold(Coinciding::Never, |most, plan| {
+            let steps: Vec<&Action> = (plan.steps.iter())
+                .map(|step| &step.action)
+                .filter(|action| {
+                    !matches!(action, Action::Pass | Action::Pie | Action::Gate { .. })
+                })
+                .collect();
+            let moves = (steps.iter())
+                .filter(|a| matches!(a, Action::Move { .. }))
+                .count();
+            let this = match steps.as_slice() {
+                _ if moves > 1 => Coinciding::Every,
+                [] | [_] | [Action::Move { .. }, Action::Shoot(_)] => Coinciding::Never,
+                _ => Coinciding::SeveralParts,
+            };
+            most.max(this)
         })
     }
 
@@ -217,6 +233,17 @@ pub enum Action {
     },
     Pie,
     Pass,
+}
+
+/// Which turns may lead to the same position as another made differently (see
+/// [`TurnTables::coinciding`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Coinciding {
+    Never,
+    /// Turns that place a piece or change two squares by choice.
+    SeveralParts,
+    /// Every turn.
+    Every,
 }
 
 /// Steps that follow a move of one of `pieces` into `zone` from outside it, after the move's

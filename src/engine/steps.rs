@@ -4,7 +4,7 @@
 
 use super::position::Position;
 use super::turn::{Part, PartKind, Turn};
-use crate::compile::turns::{Action, ArrowCase, Plan, Step, Trigger, tiers};
+use crate::compile::turns::{Action, ArrowCase, Coinciding, Plan, Step, Trigger, tiers};
 use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Sq};
 
 /// What a generation asks for: whose turns, which kinds may move, and how many are enough.
@@ -65,7 +65,7 @@ impl<'r> Position<'r> {
             }
         }
         self.ways(out);
-        if self.rules.derived.placement_then_move {
+        if self.rules.derived.coinciding != Coinciding::Never {
             self.merge_same_results(out);
         }
     }
@@ -87,14 +87,26 @@ impl<'r> Position<'r> {
         hash
     }
 
-    /// Keeps one of each group of turns that lead to the same position. Only turns that place
-    /// a piece can lead where another turn does.
+    /// Whether `turn` may lead to the same position as another turn made differently: it
+    /// places a piece (which another turn may place elsewhere before the same move), or it
+    /// changes two squares by choice (two arrows, two removals, in either order).
+    pub fn may_coincide(&self, turn: &Turn) -> bool {
+        let placing = |kind| matches!(kind, PartKind::Block | PartKind::Remove | PartKind::Unblock);
+        match self.rules.derived.coinciding {
+            Coinciding::Never => false,
+            Coinciding::SeveralParts => {
+                let parts = turn.parts();
+                parts.iter().any(|p| p.kind == PartKind::Drop)
+                    || parts.iter().filter(|p| placing(p.kind)).count() > 1
+            }
+            Coinciding::Every => true,
+        }
+    }
+
+    /// Keeps one of each group of turns that lead to the same position.
     fn merge_same_results(&mut self, out: &mut Vec<Turn>) {
         let mut seen = std::collections::HashSet::new();
-        out.retain(|turn| {
-            let places = turn.parts().iter().any(|p| p.kind == PartKind::Drop);
-            !places || seen.insert(self.result_hash(turn))
-        });
+        out.retain(|turn| !self.may_coincide(turn) || seen.insert(self.result_hash(turn)));
     }
 
     /// Every turn `player` could make by `plans`, legal or not, into `out` (cleared first).

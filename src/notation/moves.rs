@@ -168,9 +168,7 @@ pub fn legal_texts(position: &mut Position<'_>) -> Vec<String> {
     let mut texts: Vec<(Option<u64>, String)> = ways
         .iter()
         .map(|turn| {
-            let places = turn.parts().iter().any(|p| p.kind == PartKind::Drop);
-            let same = (places && position.rules().derived.placement_then_move)
-                .then(|| position.result_hash(turn));
+            let same = (position.may_coincide(turn)).then(|| position.result_hash(turn));
             (same, write(position, turn))
         })
         .collect();
