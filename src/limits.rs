@@ -32,6 +32,18 @@ pub const MAX_IN_HAND: usize = 255;
 /// second piece along). Captures by interception and other effects of a move are not parts.
 pub const MAX_PARTS: usize = 4;
 
+/// A position's turns are held in memory at once, so generation stops past this many (about
+/// 150 MB of turns) and says so: a turn of three drops on 26×26 has 3×10⁸ ways.
+pub const MAX_TURNS: usize = 1 << 22;
+
+/// What a command says when a position had more turns than [`MAX_TURNS`].
+pub fn too_many_turns() -> String {
+    format!(
+        "stopped: a position has more than {MAX_TURNS} ways to make a turn, more than fairy \
+         holds in memory at once"
+    )
+}
+
 /// Castling rights are bits of a `u32`.
 pub const MAX_CASTLING_RIGHTS: usize = 32;
 

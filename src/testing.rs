@@ -25,14 +25,13 @@ pub fn run_case(
     for &(depth, expected) in &case.perft {
         let mut counter = Perft::new(depth as usize).with_limit(max_nodes);
         let nodes = counter.count(&mut position);
-        let verdict = if counter.stopped() {
-            format!("FAILED: stopped after counting more than {max_nodes} leaf nodes (--max-nodes)")
-        } else if nodes == expected {
-            "ok".to_string()
-        } else {
-            format!("FAILED: got {nodes}")
+        let shortfall = counter.shortfall(&position);
+        let verdict = match &shortfall {
+            Some(reason) => format!("FAILED: {reason}"),
+            None if nodes == expected => "ok".to_string(),
+            None => format!("FAILED: got {nodes}"),
         };
-        failures += usize::from(counter.stopped() || nodes != expected);
+        failures += usize::from(shortfall.is_some() || nodes != expected);
         report(format!(
             "test \"{}\": perft {depth} = {expected}: {verdict}",
             case.name

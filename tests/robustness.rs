@@ -1073,3 +1073,28 @@ fn assert_hidden_at_least(verdict: &Loaded, hidden: usize) {
         .unwrap_or_else(|| panic!("a count of hidden problems in {last:?}"));
     assert!(count >= hidden, "{last}");
 }
+
+/// Three drops a turn on 26×26 make about 3×10⁸ ways of making the first turn: generation stops
+/// at `MAX_TURNS`, every answer since says it is short, and nothing runs out of memory.
+#[test]
+fn a_turn_with_too_many_ways_stops_and_says_so() {
+    let text = "game \"three drops\"\nboard 26 x 26\nplayer White forward north\n\
+                player Black forward south\npiece Man M { step all }\n\
+                turn { drop then drop then drop }\nsetup White { hand { 30 Man } }\n\
+                setup Black { hand { 30 Man } }\ndraw when no-moves\n";
+    let loaded = pipeline::load(text);
+    let rules = loaded.rules.expect("a playable file");
+    let started = Instant::now();
+    let mut position = fairy::engine::Position::start(&rules);
+    let mut counter = fairy::engine::perft::Perft::new(1);
+    counter.count(&mut position);
+    assert!(position.turns_overflowed());
+    let reason = counter.shortfall(&position).expect("a short count says so");
+    assert!(reason.contains("ways to make a turn"), "{reason}");
+    assert!(fairy::notation::moves::legal_texts(&mut position).is_empty());
+    assert!(
+        started.elapsed() < SLOW_CASE_LIMIT,
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -272,10 +272,23 @@ fn with_position(
     let mut position = start_position(&rules, args.fen.as_deref())?;
     if let Some(list) = &args.moves {
         let list = moves_text(list)?;
-        moves::play(&mut position, &list)
-            .map_err(|e| report_notation(Code::InvalidMove, "--moves", &list, e))?;
+        let played = moves::play(&mut position, &list);
+        refuse_overflow(&position)?;
+        played.map_err(|e| report_notation(Code::InvalidMove, "--moves", &list, e))?;
     }
-    action(&mut position)
+    action(&mut position)?;
+    refuse_overflow(&position)
+}
+
+/// Fails where a position had more turns than fairy holds: what was listed or counted is short.
+fn refuse_overflow(position: &Position<'_>) -> Result<(), Reported> {
+    match position.turns_overflowed() {
+        true => {
+            complain!("error: {}", fairy::limits::too_many_turns());
+            Err(Reported)
+        }
+        false => Ok(()),
+    }
 }
 
 /// The position `--fen` gives, or the start position.
@@ -345,8 +358,8 @@ fn perft(
         None => counter.count(position),
     };
     let rows = rows.unwrap_or_default();
-    if counter.stopped() {
-        complain!("error: perft stopped after counting more than {limit} leaf nodes (--max-nodes)");
+    if let Some(reason) = counter.shortfall(position) {
+        complain!("error: perft {reason}");
         return Err(Reported);
     }
     if as_json {

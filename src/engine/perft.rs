@@ -33,6 +33,20 @@ impl Perft {
         self.counted > self.limit
     }
 
+    /// Why the count of `position` is short, if it is: the node limit, or a position with more
+    /// turns than fairy holds.
+    pub fn shortfall(&self, position: &Position<'_>) -> Option<String> {
+        if position.turns_overflowed() {
+            return Some(crate::limits::too_many_turns());
+        }
+        (self.stopped()).then(|| {
+            format!(
+                "stopped after counting more than {} leaf nodes (--max-nodes)",
+                self.limit
+            )
+        })
+    }
+
     /// The leaf nodes below the position.
     pub fn count(&mut self, position: &mut Position<'_>) -> u64 {
         self.count_to(position, self.depth)
@@ -44,7 +58,7 @@ impl Perft {
         position.legal_turns(&mut list);
         let mut rows = Vec::with_capacity(list.len());
         for turn in list {
-            if self.stopped() {
+            if self.stopped() || position.turns_overflowed() {
                 break;
             }
             position.make(&turn);
@@ -68,7 +82,7 @@ impl Perft {
         position.legal_turns(&mut list);
         let mut nodes = 0;
         for turn in &list {
-            if self.stopped() {
+            if self.stopped() || position.turns_overflowed() {
                 break;
             }
             position.make(turn);

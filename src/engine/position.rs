@@ -107,6 +107,9 @@ pub struct Position<'r> {
     pub(super) ready: Option<(usize, Vec<Turn>)>,
     /// Whether each square is an open gate (kept when a turn may gate).
     pub(super) gates: Vec<bool>,
+    /// Whether some position's turns were cut short at [`MAX_TURNS`](crate::limits::MAX_TURNS):
+    /// every answer since may be short, and says so.
+    pub(super) turns_overflowed: bool,
 }
 
 impl<'r> Position<'r> {
@@ -146,6 +149,7 @@ impl<'r> Position<'r> {
             scratch: Vec::new(),
             ready: None,
             gates: vec![false; if rules.derived.gates { squares } else { 0 }],
+            turns_overflowed: false,
         };
         for (sq, &code) in setup.board.iter().enumerate() {
             position.set_square(sq as Sq, code);
@@ -285,6 +289,12 @@ impl<'r> Position<'r> {
     /// The players still in the game, in turn order.
     pub(super) fn players_still_in(&self) -> impl Iterator<Item = usize> + use<'_, 'r> {
         (0..self.rules.players.count()).filter(|&p| self.alive & (1 << p) != 0)
+    }
+
+    /// Whether some position since this one was set up had more turns than fairy holds (see
+    /// [`MAX_TURNS`](crate::limits::MAX_TURNS)), so that lists and counts since may be short.
+    pub fn turns_overflowed(&self) -> bool {
+        self.turns_overflowed
     }
 
     /// The next player in turn order who is still in the game.

@@ -6,6 +6,7 @@ use super::position::Position;
 use super::turn::{Part, PartKind, Turn};
 use crate::compile::turns::{Action, ArrowCase, Coinciding, Plan, Step, Trigger, tiers};
 use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Sq};
+use crate::limits::MAX_TURNS;
 
 /// What a generation asks for: whose turns, which kinds may move, and how many are enough.
 #[derive(Clone, Copy, Debug)]
@@ -181,7 +182,8 @@ impl<'r> Position<'r> {
         partial: Turn,
         out: &mut Vec<Turn>,
     ) {
-        if out.len() >= request.enough {
+        if out.len() >= request.enough.min(MAX_TURNS) {
+            self.turns_overflowed |= out.len() >= MAX_TURNS;
             return;
         }
         let Some((step, rest)) = steps.split_first() else {

@@ -161,10 +161,15 @@ pub fn play(position: &mut Position<'_>, list: &str) -> Result<(), NotationError
 }
 
 /// Every legal turn's text, sorted. A turn that can be made in several ways (placements
-/// followed by the same move) is listed once, under the smallest of its texts.
+/// followed by the same move) is listed once, under the smallest of its texts. Empty where the
+/// position has more turns than fairy holds ([`Position::turns_overflowed`] says so).
 pub fn legal_texts(position: &mut Position<'_>) -> Vec<String> {
     let mut ways = Vec::new();
     position.every_way(&mut ways);
+    // A cut-short list is no answer: the caller says why, and nothing is worth writing.
+    if position.turns_overflowed() {
+        return Vec::new();
+    }
     let mut texts: Vec<(Option<u64>, String)> = ways
         .iter()
         .map(|turn| {
