@@ -79,3 +79,20 @@ fn the_computer_plays_only_legal_turns_in_time() {
         }
     }
 }
+
+/// Eight players on 26×26 make every node of the search slow; the clock is read often enough
+/// that each choice still ends a few milliseconds after its time.
+#[test]
+fn the_computer_keeps_its_time_when_nodes_are_slow() {
+    let rules = ruleset("tests/variants/eight-players");
+    let mut position = Position::start(&rules);
+    let mut searcher = Searcher::new(&rules, 7);
+    let think = Duration::from_millis(5);
+    for _ in 0..8 {
+        let started = Instant::now();
+        let found = searcher.choose(&mut position, think).expect("a legal turn");
+        let took = started.elapsed();
+        assert!(took < think * 2 + Duration::from_millis(20), "{took:?}");
+        position.make(&found.turn);
+    }
+}

@@ -18,6 +18,11 @@ const MAX_PLY: usize = 64;
 const CAPTURE_PLIES: usize = 6;
 /// Noise added to leaf scores, so that different seeds play different games.
 const NOISE: u64 = 8;
+/// How far apart readings of the clock should be: often enough to stop within a few
+/// milliseconds of the deadline, rarely enough to cost nothing measurable.
+const CLOCK_SPACING: Duration = Duration::from_micros(100);
+/// The most nodes between readings of the clock, where nodes are fast.
+const MAX_CLOCK_INTERVAL: u64 = 256;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -51,6 +56,11 @@ pub struct Searcher {
     me: usize,
     nodes: u64,
     deadline: Instant,
+    /// The clock is read every this many nodes: fewer where nodes are slow, so that a large
+    /// board or many players cannot carry the search far past its deadline.
+    check_every: u64,
+    until_check: u64,
+    last_check: Instant,
     stopped: bool,
     seed: u64,
 }
@@ -79,6 +89,9 @@ impl Searcher {
             me: 0,
             nodes: 0,
             deadline: Instant::now(),
+            check_every: 1,
+            until_check: 1,
+            last_check: Instant::now(),
             stopped: false,
             seed,
         }
@@ -89,6 +102,9 @@ impl Searcher {
     pub fn choose(&mut self, position: &mut Position<'_>, think: Duration) -> Option<Choice> {
         let started = Instant::now();
         self.deadline = started + think;
+        self.check_every = 1;
+        self.until_check = 1;
+        self.last_check = started;
         self.me = position.to_move();
         self.nodes = 0;
         self.stopped = false;
@@ -415,9 +431,23 @@ impl Searcher {
             return true;
         }
         self.nodes += 1;
-        if self.nodes.is_multiple_of(256) && Instant::now() >= self.deadline {
-            self.stopped = true;
+        self.until_check -= 1;
+        if self.until_check == 0 {
+            self.read_clock();
         }
         self.stopped
+    }
+
+    /// Stops the search at the deadline, and spaces the next reading of the clock so that
+    /// readings come about every 100 µs however long a node takes.
+    fn read_clock(&mut self) {
+        let now = Instant::now();
+        self.stopped = now >= self.deadline;
+        self.check_every = match now - self.last_check > CLOCK_SPACING {
+            true => (self.check_every / 2).max(1),
+            false => (self.check_every * 2).min(MAX_CLOCK_INTERVAL),
+        };
+        self.until_check = self.check_every;
+        self.last_check = now;
     }
 }
