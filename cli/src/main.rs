@@ -93,8 +93,14 @@ struct PositionArgs {
     json: bool,
 }
 
-/// A command's failure, already reported on standard error.
-pub(crate) struct Reported;
+/// A command's failure, already reported on standard error; which one decides the exit code.
+pub(crate) enum Reported {
+    /// An invalid rule file, position, move or other input: exit code 1.
+    Invalid,
+    /// Bad usage that only shows once the game is known, as a seat it does not have: exit
+    /// code 2, as clap gives for the rest.
+    Usage,
+}
 
 /// Writes to standard output. A reader that has gone away (`fairy moves ... | head -1`) ends the
 /// command quietly; any other write error ends it with a one-line error and exit code 1.
@@ -158,11 +164,16 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Reported) => ExitCode::from(1),
+        Err(Reported::Invalid) => ExitCode::from(1),
+        Err(Reported::Usage) => ExitCode::from(2),
     }
 }
 
 fn check_files(paths: &[String], as_json: bool) -> Result<(), Reported> {
+    if paths.iter().filter(|path| *path == "-").count() > 1 {
+        complain!("error: `-` is given twice: standard input can be read only once");
+        return Err(Reported::Usage);
+    }
     let mut all_valid = true;
     if as_json {
         let files: Vec<serde_json::Value> = paths.iter().map(|path| check_to_json(path)).collect();
@@ -173,7 +184,11 @@ fn check_files(paths: &[String], as_json: bool) -> Result<(), Reported> {
             all_valid &= check_file(path);
         }
     }
-    if all_valid { Ok(()) } else { Err(Reported) }
+    if all_valid {
+        Ok(())
+    } else {
+        Err(Reported::Invalid)
+    }
 }
 
 /// One file's verdict as JSON.
@@ -217,11 +232,11 @@ fn read_source(path: &str) -> Result<source::Source, Reported> {
         Ok(source) => Ok(source),
         Err(LoadError::Unreadable(message)) => {
             complain!("error: {message}");
-            Err(Reported)
+            Err(Reported::Invalid)
         }
         Err(LoadError::NotText(report)) => {
             complain!("{}", render(&report).trim_end_matches('\n'));
-            Err(Reported)
+            Err(Reported::Invalid)
         }
     }
 }
@@ -257,10 +272,10 @@ pub(crate) fn load_rules(path: &str) -> Result<(Ruleset, Vec<TestCase>), Reporte
             |p| &p.message,
         );
         complain!("error: {path}: fairy cannot play this game: {why}");
-        return Err(Reported);
+        return Err(Reported::Invalid);
     }
     report_problems(&source, problems);
-    Err(Reported)
+    Err(Reported::Invalid)
 }
 
 /// Sets up the position the arguments describe and runs `action` on it.
@@ -295,7 +310,7 @@ fn moves_text(argument: &str) -> Result<String, Reported> {
     };
     let text = std::fs::read_to_string(path).map_err(|e| {
         complain!("error: --moves: cannot read {path}: {e}");
-        Reported
+        Reported::Invalid
     })?;
     let lines: Vec<&str> = text
         .lines()
@@ -319,7 +334,7 @@ fn report_notation(code: Code, name: &str, text: &str, error: NotationError) -> 
         problems: vec![problem],
     };
     complain!("{}", render(&report).trim_end_matches('\n'));
-    Reported
+    Reported::Invalid
 }
 
 fn perft(
@@ -347,7 +362,7 @@ fn perft(
     let rows = rows.unwrap_or_default();
     if counter.stopped() {
         complain!("error: perft stopped after counting more than {limit} leaf nodes (--max-nodes)");
-        return Err(Reported);
+        return Err(Reported::Invalid);
     }
     if as_json {
         let mut report = serde_json::json!({ "depth": depth, "nodes": nodes });
@@ -396,7 +411,7 @@ fn run_tests(paths: &[String], max_nodes: u64) -> Result<(), Reported> {
         );
     }
     if failures + unplayable > 0 {
-        Err(Reported)
+        Err(Reported::Invalid)
     } else {
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! `fairy play`: a game at the terminal (or driven through standard input) between humans, the
 //! computer and a random player, seat by seat.
 
-use super::seats::{Seat, parse_seat, seat_seed, seats_of};
+use super::seats::{MAX_THINK_MS, Seat, parse_seat, seat_seed, seats_of};
 use super::{Reported, emit, load_rules, moves_text, start_position};
 use clap::Args;
 use fairy::ai::Player;
@@ -21,8 +21,8 @@ pub struct PlayArgs {
     /// given.
     #[arg(long = "seat", value_name = "N=WHO", value_parser = parse_seat)]
     seats: Vec<(usize, Seat)>,
-    /// How long the computer thinks per turn, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    /// How long the computer thinks per turn, in milliseconds (at most an hour, 3600000).
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(..=MAX_THINK_MS))]
     think_ms: u64,
     /// Seeds the computer's and the random player's choices: the same seed, the same game.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -75,7 +75,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         for text in list.split_whitespace() {
             let turn = moves::read(&mut position, text).map_err(|message| {
                 super::complain!("error: --moves: `{text}`: {message}");
-                Reported
+                Reported::Invalid
             })?;
             game.make(&mut position, turn);
         }
@@ -101,7 +101,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         );
         std::fs::write(path, record).map_err(|e| {
             super::complain!("error: cannot write {path}: {e}");
-            Reported
+            Reported::Invalid
         })?;
     }
     Ok(())

@@ -2,7 +2,7 @@
 //! designer needs to judge a variant's balance: results per seat with confidence intervals,
 //! how games ended, how long they were, and the first mover's advantage.
 
-use super::seats::{Seat, parse_seat, seat_seed, seats_of};
+use super::seats::{MAX_THINK_MS, Seat, parse_seat, seat_seed, seats_of};
 use super::{Reported, complain, emit, load_rules};
 use clap::Args;
 use fairy::ai::Player;
@@ -21,8 +21,8 @@ pub struct SelfplayArgs {
     /// How many games to play.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     games: u32,
-    /// How long the computer thinks per turn, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 100)]
+    /// How long the computer thinks per turn, in milliseconds (at most an hour, 3600000).
+    #[arg(long, value_name = "MS", default_value_t = 100, value_parser = clap::value_parser!(u64).range(..=MAX_THINK_MS))]
     think_ms: u64,
     /// Seeds every game: the same seed and budget, the same games.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -142,7 +142,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
             "error: --seat {}=human: selfplay has no human seats (use `fairy play`)",
             seat + 1
         );
-        return Err(Reported);
+        return Err(Reported::Usage);
     }
     let games = args.games as usize;
     let jobs = args.jobs.map_or_else(

@@ -247,6 +247,7 @@ fn bad_usage_exits_2() {
         &["check", "--bogus", "x"][..],
         &["--bogus"][..],
         &["check", "--", ""][..],
+        &["check", "-", "-"][..],
     ] {
         let run = fairy(args, limit());
         if args == ["check", "--", ""] {

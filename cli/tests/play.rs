@@ -105,19 +105,44 @@ fn a_record_replays_with_moves() {
     );
 }
 
+/// A seat the game does not have, one given twice or a computer that would think for more than
+/// an hour is bad usage (exit 2), however it is found out, and the message says what is wrong.
 #[test]
 fn bad_seats_are_usage_errors() {
-    for seat in ["3=ai", "0=ai", "1=robot", "x"] {
-        let (code, _, err) = fairy(&["play", "rules/chess.rules", "--seat", seat], "");
-        assert!(matches!(code, Some(1 | 2)), "{seat}: {err}");
-        assert!(err.contains("seat"), "{seat}: {err}");
+    for (seats, expected) in [
+        (
+            &["3=ai"][..],
+            "--seat 3: this game has 2 seats, numbered from 1",
+        ),
+        (&["9=ai"][..], "--seat 9: this game has 2 seats"),
+        (&["0=ai"][..], "seats are numbered from 1"),
+        (&["1=robot"][..], "write a seat as N=human"),
+        (&["x"][..], "write a seat as N=human"),
+        (&["2=ai:3600001"][..], "at most 3600000 ms"),
+        (&["2=ai", "2=random"][..], "--seat 2 is given twice"),
+    ] {
+        let mut args = vec!["play", "rules/chess.rules"];
+        args.extend(seats.iter().flat_map(|seat| ["--seat", seat]));
+        let (code, _, err) = fairy(&args, "");
+        assert_eq!(code, Some(2), "{seats:?}: {err}");
+        assert!(err.contains(expected), "{seats:?}: {err}");
+    }
+}
+
+#[test]
+fn thinking_longer_than_an_hour_is_bad_usage() {
+    for command in ["play", "selfplay"] {
+        let args = [command, "rules/chess.rules", "--think-ms", "3600001"];
+        let (code, _, err) = fairy(&args, "");
+        assert_eq!(code, Some(2), "{command}: {err}");
+        assert!(err.contains("--think-ms"), "{command}: {err}");
     }
 }
 
 #[test]
 fn selfplay_has_no_human_seats() {
     let (code, _, err) = fairy(&["selfplay", "rules/chess.rules", "--seat", "1=human"], "");
-    assert_eq!(code, Some(1));
+    assert_eq!(code, Some(2));
     assert!(err.contains("selfplay has no human seats"), "{err}");
 }
 
