@@ -5,10 +5,10 @@
 use clap::{Args, Parser, Subcommand};
 use fairy::check::checked::TestCase;
 use fairy::compile::Ruleset;
-use fairy::diagnostic::{Code, FileReport, Problem};
+use fairy::diagnostic::{Code, FileReport, Problem, Span};
 use fairy::engine::Position;
 use fairy::engine::perft::Perft;
-use fairy::limits::MAX_PERFT_DEPTH;
+use fairy::limits::{MAX_PERFT_DEPTH, MAX_QUOTED_CHARS};
 use fairy::notation::{NotationError, fen, moves};
 use fairy::pipeline::{self, Loaded};
 use fairy::source::{self, LoadError};
@@ -320,21 +320,38 @@ fn moves_text(argument: &str) -> Result<String, Reported> {
 }
 
 fn report_notation(code: Code, name: &str, text: &str, error: NotationError) -> Reported {
-    let problem = Problem::error(
-        code,
-        error.message.clone(),
-        fairy::diagnostic::Span::new(
-            error.start,
-            error.end.max(error.start + 1).min(text.len().max(1)),
-        ),
-        "here",
-    );
+    let (shown, span) = excerpt(text, &error);
+    let problem = Problem::error(code, error.message, span, "here");
     let report = FileReport {
-        source: NamedSource::new(name, source::printable(text)),
+        source: NamedSource::new(name, shown),
         problems: vec![problem],
     };
     complain!("{}", render(&report).trim_end_matches('\n'));
     Reported::Invalid
+}
+
+/// What a report shows of `text` (which may be a whole game record): the mistake with up to
+/// [`MAX_QUOTED_CHARS`] characters on either side of its start, `…` standing for the rest; and
+/// where the mistake stands in that.
+fn excerpt(text: &str, error: &NotationError) -> (String, Span) {
+    let start = text.floor_char_boundary(error.start);
+    let end = text.ceil_char_boundary(error.end).max(start);
+    let before = text[..start].char_indices().rev().nth(MAX_QUOTED_CHARS - 1);
+    let from = before.map_or(0, |(i, _)| i);
+    let after = text[start..].char_indices().nth(MAX_QUOTED_CHARS);
+    let to = after.map_or(text.len(), |(i, _)| start + i);
+    let lead = if from > 0 { "…" } else { "" };
+    let tail = if to < text.len() { "…" } else { "" };
+    // `printable` keeps byte lengths, so the offsets still fit.
+    let shown = format!("{lead}{}{tail}", source::printable(&text[from..to]));
+    let span_start = lead.len() + start - from;
+    let span_end = match end > to {
+        true => shown.len(),
+        false => lead.len() + end - from,
+    };
+    // An empty mistake, as a field missing at the end, is pointed at by the character after it.
+    let span_end = span_end.max(shown.ceil_char_boundary(span_start + 1));
+    (shown, Span::new(span_start, span_end))
 }
 
 fn perft(

@@ -7,7 +7,7 @@ use clap::Args;
 use fairy::ai::Player;
 use fairy::compile::Ruleset;
 use fairy::engine::{Position, Turn};
-use fairy::notation::{Marks, fen, marked_diagram, moves};
+use fairy::notation::{Marks, fen, marked_diagram, moves, quoted};
 use std::io::BufRead;
 use std::time::Duration;
 
@@ -74,7 +74,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         let list = moves_text(list)?;
         for text in list.split_whitespace() {
             let turn = moves::read(&mut position, text).map_err(|message| {
-                super::complain!("error: --moves: `{text}`: {message}");
+                super::complain!("error: --moves: {message}");
                 Reported::Invalid
             })?;
             game.make(&mut position, turn);
@@ -247,7 +247,7 @@ fn listed(texts: Vec<String>, prefix: &str) -> String {
         .collect();
     match (chosen.is_empty(), prefix.is_empty()) {
         (true, true) => "no legal turn\n".to_string(),
-        (true, false) => format!("no legal turn starts with `{prefix}`\n"),
+        (true, false) => format!("no legal turn starts with {}\n", quoted(prefix)),
         (false, _) => format!("{}\n", chosen.join(" ")),
     }
 }

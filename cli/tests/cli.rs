@@ -774,3 +774,17 @@ fn a_player_taken_out_keeps_no_castling_right() {
         .expect("a fen line");
     expect(&["show", &rules, "--fen", fen], 0, &format!("fen: {fen}"));
 }
+
+/// A message quotes at most 60 characters of the input it is about, however long the input: a
+/// long move list or position is not echoed back whole.
+#[test]
+fn long_bad_input_is_quoted_short() {
+    let chess = shipped("chess.rules");
+    let word = "e".repeat(100_000);
+    let position = format!("8/8/8/8/8/8/8/8 w - - 0 1 {word}=1");
+    let moves = format!("e2e4 {word}");
+    for (option, text) in [("--fen", &position), ("--moves", &moves)] {
+        let run = expect(&["show", &chess, option, text], 1, &format!("{}…`", &word[..60]));
+        assert!(run.stderr.len() < 2_000, "{option}: {}", run.stderr);
+    }
+}

@@ -75,6 +75,17 @@ fn every_prompt_command_answers() {
     assert_eq!(fens[0], fens[1]);
 }
 
+/// The answer to a long line that is no turn quotes only the start of it.
+#[test]
+fn a_long_bad_line_is_answered_briefly() {
+    let line = "e".repeat(1 << 20);
+    let (code, out, err) = fairy(&BOTH_HUMAN, &format!("{line}\nquit\n"));
+    assert_eq!(code, Some(0), "{err}");
+    let answer = format!("`{}…` is not written as a move", &line[..60]);
+    assert!(out.contains(&answer), "{out}");
+    assert!(out.len() < 10_000, "{} bytes of output", out.len());
+}
+
 #[test]
 fn input_ending_early_stops_the_game_cleanly() {
     let (code, out, _) = fairy(&BOTH_HUMAN, "e2e4\n");

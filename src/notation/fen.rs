@@ -24,7 +24,7 @@
 //! follow), `swapped` once the pie choice has exchanged the players' colours, and `NAME=N,N`
 //! for each counter of the game.
 
-use super::NotationError;
+use super::{NotationError, quoted};
 use crate::compile::turns::TurnTables;
 use crate::compile::{BLOCKED, CastleRight, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
 use crate::engine::validity::square_beyond;
@@ -136,7 +136,8 @@ fn read_counter(rules: &Ruleset, setup: &mut Setup, word: &str) -> Result<(), St
         let mut known = vec!["phase", "turns"];
         known.extend(rules.turns.counters.iter().map(|c| c.name.as_str()));
         return Err(format!(
-            "`{name}` is not a word of this game's positions (they are {})",
+            "{} is not a word of this game's positions (they are {})",
+            quoted(name),
             known.join(", ")
         ));
     };
@@ -377,7 +378,7 @@ impl Places {
                     .copied()
                     .unwrap_or((0, self.whole));
                 let written = text.get(at.0..at.1).unwrap_or_default();
-                let message = format!("castling right `{written}` {}", problem.message);
+                let message = format!("castling right {} {}", quoted(written), problem.message);
                 return NotationError::new(message, at.0, at.1);
             }
             Field::EnPassant => self.en_passant,
@@ -492,12 +493,13 @@ fn read_players_in(rules: &Ruleset, (start, text): Located<'_>) -> Result<u32, N
             .and_then(|b| player_of(rules, b))
             .ok_or_else(|| {
                 error(format!(
-                    "`{c}` names no player: the players are {}",
+                    "{} names no player: the players are {}",
+                    quoted(&c.to_string()),
                     colour_letters(rules)
                 ))
             })?;
         if alive & (1 << player) != 0 {
-            return Err(error(format!("`{c}` is given twice")));
+            return Err(error(format!("{} is given twice", quoted(&c.to_string()))));
         }
         alive |= 1 << player;
     }
@@ -650,7 +652,7 @@ fn rank_codes(rules: &Ruleset, text: &str, offset: usize) -> Result<Vec<Code>, N
             .and_then(|letter| piece_code(rules, letter, token.player, token.plus, token.marked))
             .ok_or_else(|| {
                 let message = match token.letter {
-                    Some(_) => format!("no piece is written `{}`", &text[start..i]),
+                    Some(_) => format!("no piece is written {}", quoted(&text[start..i])),
                     None => format!("expected {}, a digit or `*`", piece_form(rules)),
                 };
                 NotationError::new(message, offset + start, offset + i)
@@ -765,8 +767,8 @@ fn read_hands(
             .filter(|&kind| !rules.pieces.kinds[kind].promoted && !token.marked)
             .ok_or_else(|| {
                 error(format!(
-                    "no piece in hand is written `{}`",
-                    &text[i..token.end]
+                    "no piece in hand is written {}",
+                    quoted(&text[i..token.end])
                 ))
             })?;
         let slot = token.player * rules.pieces.kinds.len() + kind;
@@ -817,7 +819,8 @@ fn read_castling(
                 false => "KQkq, or a partner's file such as Hh",
             };
             return Err(error(format!(
-                "`{written}` is not a castling right ({example})"
+                "{} is not a castling right ({example})",
+                quoted(written)
             )));
         };
         // Each right with its bit.
@@ -869,12 +872,14 @@ fn read_castling(
             [(bit, _)] => bit,
             [] => {
                 return Err(error(format!(
-                    "this game has no castling right `{written}`"
+                    "this game has no castling right {}",
+                    quoted(written)
                 )));
             }
             _ => {
                 return Err(error(format!(
-                    "castling right `{written}` could be several: name the partner's file, or its square (`H1`)"
+                    "castling right {} could be several: name the partner's file, or its square (`H1`)",
+                    quoted(written)
                 )));
             }
         };
