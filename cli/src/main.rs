@@ -211,7 +211,7 @@ fn check_to_json(path: &str) -> serde_json::Value {
 
 /// Checks one file, printing its summary or its report; returns whether it is valid.
 fn check_file(path: &str) -> bool {
-    let Ok(source) = read_source(path) else {
+    let Ok(source) = read_text(path, "rule file") else {
         return false;
     };
     let Loaded {
@@ -227,8 +227,10 @@ fn check_file(path: &str) -> bool {
     }
 }
 
-fn read_source(path: &str) -> Result<source::Source, Reported> {
-    match source::load(path) {
+/// Reads a text file held to the limits of rule files (`what` says what it is read as, as for
+/// [`source::load_as`]); otherwise reports why not.
+fn read_text(path: &str, what: &str) -> Result<source::Source, Reported> {
+    match source::load_as(path, what) {
         Ok(source) => Ok(source),
         Err(LoadError::Unreadable(message)) => {
             complain!("error: {message}");
@@ -254,7 +256,7 @@ fn report_problems(source: &source::Source, problems: Vec<Problem>) {
 
 /// Loads a rule file that can be played, with its tests; otherwise reports why not.
 pub(crate) fn load_rules(path: &str) -> Result<(Ruleset, Vec<TestCase>), Reported> {
-    let source = read_source(path)?;
+    let source = read_text(path, "rule file")?;
     let Loaded {
         problems,
         summary,
@@ -308,11 +310,9 @@ fn moves_text(argument: &str) -> Result<String, Reported> {
     let Some(path) = argument.strip_prefix('@') else {
         return Ok(argument.to_string());
     };
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        complain!("error: --moves: cannot read {path}: {e}");
-        Reported::Invalid
-    })?;
-    let lines: Vec<&str> = text
+    let record = read_text(path, "game record")?;
+    let lines: Vec<&str> = record
+        .text
         .lines()
         .filter(|line| !line.trim_start().starts_with('#'))
         .collect();

@@ -7,8 +7,9 @@ use clap::Args;
 use fairy::ai::Player;
 use fairy::compile::Ruleset;
 use fairy::engine::{Position, Turn};
+use fairy::limits::MAX_BYTES;
 use fairy::notation::{Marks, fen, marked_diagram, moves, quoted};
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::time::Duration;
 
 #[derive(Args)]
@@ -80,12 +81,11 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
             game.make(&mut position, turn);
         }
     }
-    let mut input = std::io::stdin().lock().lines();
-    let stopped = game.run(&mut position, &mut input);
-    let result = match position.ending() {
-        Some(ending) => ending.describe(&rules.players.names),
-        None if stopped => "unfinished (stopped)".to_string(),
-        None => "unfinished".to_string(),
+    let stop = game.run(&mut position, &mut std::io::stdin().lock());
+    let result = match (position.ending(), stop) {
+        (Some(ending), _) => ending.describe(&rules.players.names),
+        (None, Some(_)) => "unfinished (stopped)".to_string(),
+        (None, None) => "unfinished".to_string(),
     };
     let texts: Vec<&str> = game.played.iter().map(|(_, _, t)| t.as_str()).collect();
     emit(&format!(
@@ -104,7 +104,46 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
             Reported::Invalid
         })?;
     }
-    Ok(())
+    match stop {
+        Some(Stop::InputTooLong) => Err(Reported::Invalid),
+        _ => Ok(()),
+    }
+}
+
+/// Why a game stopped before its end.
+#[derive(Clone, Copy)]
+enum Stop {
+    /// A human quit, or the input ended.
+    Quit,
+    /// A line of input was longer than the limit.
+    InputTooLong,
+}
+
+/// One line of input, as the prompt reads it.
+enum Line {
+    Text(String),
+    /// Not UTF-8 text: answered as any other line that is no turn.
+    NotText,
+    /// Longer than [`MAX_BYTES`]: no one typed it, so what follows is no one's typing either,
+    /// and reading on to its end could take for ever (`/dev/zero` has none).
+    TooLong,
+    /// The input has ended, or cannot be read.
+    End,
+}
+
+/// Reads a line, holding at most [`MAX_BYTES`] of it (and its line break) in memory.
+fn read_line(input: &mut impl BufRead) -> Line {
+    let mut bytes = Vec::new();
+    match input.take(MAX_BYTES + 1).read_until(b'\n', &mut bytes) {
+        Ok(0) | Err(_) => return Line::End,
+        Ok(_) => {}
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    } else if bytes.len() as u64 > MAX_BYTES {
+        return Line::TooLong;
+    }
+    String::from_utf8(bytes).map_or(Line::NotText, Line::Text)
 }
 
 struct Game {
@@ -145,12 +184,8 @@ impl Game {
         position.make(&turn);
     }
 
-    /// Plays until the game ends or a human stops it; returns whether one did.
-    fn run(
-        &mut self,
-        position: &mut Position<'_>,
-        input: &mut impl Iterator<Item = std::io::Result<String>>,
-    ) -> bool {
+    /// Plays until the game ends, or says why it stopped before.
+    fn run(&mut self, position: &mut Position<'_>, input: &mut impl BufRead) -> Option<Stop> {
         let names = &position.rules().players.names;
         while position.ending().is_none() {
             self.draw(position);
@@ -171,36 +206,43 @@ impl Game {
                     turn
                 }
                 None => match self.ask(position, input) {
-                    Some(turn) => turn,
-                    None => return true,
+                    Ok(turn) => turn,
+                    Err(stop) => return Some(stop),
                 },
             };
             self.make(position, turn);
         }
         self.draw(position);
-        false
+        None
     }
 
-    /// Reads the human's turn, answering commands on the way; `None` when they stop.
-    fn ask(
-        &mut self,
-        position: &mut Position<'_>,
-        input: &mut impl Iterator<Item = std::io::Result<String>>,
-    ) -> Option<Turn> {
+    /// Reads the human's turn, answering commands on the way, or says why the game stops.
+    fn ask(&mut self, position: &mut Position<'_>, input: &mut impl BufRead) -> Result<Turn, Stop> {
         loop {
             let name = &position.rules().players.names[position.to_move()];
             emit(&format!("{name}> "));
-            let line = match input.next() {
-                Some(Ok(line)) => line,
-                _ => {
+            let line = match read_line(input) {
+                Line::Text(line) => line,
+                Line::NotText => {
+                    emit("this line is not UTF-8 text: type one turn, or `help`\n");
+                    continue;
+                }
+                Line::TooLong => {
+                    super::complain!(
+                        "error: a line of standard input is longer than {MAX_BYTES} bytes: no \
+                         more input is read"
+                    );
+                    return Err(Stop::InputTooLong);
+                }
+                Line::End => {
                     emit("\n");
-                    return None;
+                    return Err(Stop::Quit);
                 }
             };
             let words: Vec<&str> = line.split_whitespace().collect();
             match words.as_slice() {
                 [] => {}
-                ["quit"] => return None,
+                ["quit"] => return Err(Stop::Quit),
                 ["help"] => emit(HELP),
                 ["fen"] => emit(&format!("{}\n", fen::write(position))),
                 ["moves"] => emit(&listed(moves::legal_texts(position), "")),
@@ -211,7 +253,7 @@ impl Game {
                 },
                 ["undo"] => self.undo(position),
                 [text] => match moves::read(position, text) {
-                    Ok(turn) => return Some(turn),
+                    Ok(turn) => return Ok(turn),
                     Err(message) => emit(&format!("{message}\n")),
                 },
                 _ => emit("type one turn, or `help`\n"),

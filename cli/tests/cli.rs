@@ -784,7 +784,33 @@ fn long_bad_input_is_quoted_short() {
     let position = format!("8/8/8/8/8/8/8/8 w - - 0 1 {word}=1");
     let moves = format!("e2e4 {word}");
     for (option, text) in [("--fen", &position), ("--moves", &moves)] {
-        let run = expect(&["show", &chess, option, text], 1, &format!("{}…`", &word[..60]));
+        let run = expect(
+            &["show", &chess, option, text],
+            1,
+            &format!("{}…`", &word[..60]),
+        );
         assert!(run.stderr.len() < 2_000, "{option}: {}", run.stderr);
+    }
+}
+
+/// A game record read by `--moves @FILE` is held to the limits of a rule file: at most 4 MiB
+/// (even of a file that reports no size, as `/dev/zero`), and UTF-8 text.
+#[test]
+fn a_game_record_is_read_within_limits() {
+    let chess = shipped("chess.rules");
+    let huge = TempFile::new("huge-record", "e2e4 e7e5 ".repeat(500_000).as_bytes());
+    let binary = TempFile::new("binary-record", b"e2e4 \xff\xfe\n");
+    for (record, expected) in [
+        (
+            huge.path(),
+            "too large for a game record (the limit is 4194304 bytes)",
+        ),
+        (binary.path(), "game records are plain UTF-8 text"),
+        #[cfg(unix)]
+        ("/dev/zero", "too large for a game record"),
+    ] {
+        let moves = format!("@{record}");
+        let run = expect(&["show", &chess, "--moves", &moves], 1, expected);
+        assert!(run.stderr.len() < 2_000, "{record}: {}", run.stderr);
     }
 }

@@ -6,6 +6,11 @@ use std::process::{Command, Stdio};
 /// Runs `fairy` with `args` in the project's folder (so that `rules/...` names a shipped file),
 /// `input` on its standard input; returns exit code and output.
 fn fairy(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    fairy_reading(args, input.as_bytes())
+}
+
+/// As [`fairy`], with input that need not be text, and need not all be read.
+fn fairy_reading(args: &[&str], input: &[u8]) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .args(args)
@@ -15,9 +20,13 @@ fn fairy(args: &[&str], input: &str) -> (Option<i32>, String, String) {
         .spawn()
         .expect("start fairy");
     let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("write input");
-    drop(stdin);
+    // Written alongside, as fairy reads it: it may stop reading before the end.
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
     let output = child.wait_with_output().expect("fairy runs");
+    writer.join().expect("the input writer");
     (
         output.status.code(),
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -84,6 +93,51 @@ fn a_long_bad_line_is_answered_briefly() {
     let answer = format!("`{}…` is not written as a move", &line[..60]);
     assert!(out.contains(&answer), "{out}");
     assert!(out.len() < 10_000, "{} bytes of output", out.len());
+}
+
+/// A line that is not UTF-8 is answered as any other line that is no turn, and the game goes on.
+#[test]
+fn a_line_that_is_not_text_is_answered_and_the_game_goes_on() {
+    let (code, out, err) = fairy_reading(&BOTH_HUMAN, b"\xff\xfe\ne2e4\nquit\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("this line is not UTF-8 text"), "{out}");
+    assert!(
+        out.contains("result: unfinished (stopped)\nmoves: e2e4\n"),
+        "{out}"
+    );
+}
+
+/// A line over 4 MiB is no one's typing: the game stops there, its result printed, with an error
+/// and exit code 1, and neither the line nor what follows it is read on.
+#[test]
+fn a_line_over_4_mib_stops_the_game() {
+    let mut input = vec![b'e'; (4 << 20) + 1];
+    input.extend(b"\ne2e4\n");
+    let (code, out, err) = fairy_reading(&BOTH_HUMAN, &input);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("longer than 4194304 bytes"), "{err}");
+    assert!(err.len() < 200, "{err}");
+    assert!(
+        out.contains("result: unfinished (stopped)\nmoves: \n"),
+        "{out}"
+    );
+}
+
+/// Endless input (`/dev/zero`, one line that never ends) stops the game at 4 MiB, in time.
+#[cfg(unix)]
+#[test]
+fn endless_input_stops_the_game_in_time() {
+    let started = std::time::Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_fairy"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .args(BOTH_HUMAN)
+        .stdin(std::fs::File::open("/dev/zero").expect("/dev/zero"))
+        .output()
+        .expect("fairy runs");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("longer than 4194304 bytes"), "{err}");
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
 }
 
 #[test]
