@@ -814,3 +814,92 @@ fn a_game_record_is_read_within_limits() {
         assert!(run.stderr.len() < 2_000, "{record}: {}", run.stderr);
     }
 }
+
+/// `phase=` reads only what a game's positions can be written with: a game played in one phase
+/// names none, and `-` (every phase over) only where the last phase can end. Chess once read
+/// `phase=-` as a finished game, and Yonin Bishogi as one that took players out.
+#[test]
+fn phases_a_game_cannot_have_are_refused() {
+    let yonin = "2yPyRyKyByQyRyP2/3yPyNyByNyP3/gP3yPyPyP3bP/gRgP3yP3bPbR/gKgNgP5bPbNbQ/\
+                 gBgBgPgP3bPbPbBbB/gQgNgP5bPbNbK/gRgP3rP3bPbR/gP3rPrPrP3bP/3rPrNrBrNrP3/\
+                 2rPrRrQrBrKrRrP2[] r rbyg - - 0 1";
+    let yagbap = "aqmcrrnnbb/10/10/10/10/10/10/10/10/AQMCRRNNBB[] w - - 21 21";
+    for (game, position, expected) in [
+        (
+            "chess.rules",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 phase=-",
+            "`phase=-`: this game is played in one phase",
+        ),
+        (
+            "yonin-bishogi.rules",
+            &format!("{yonin} phase=-"),
+            "`phase=-`: this game is played in one phase",
+        ),
+        (
+            "yagbap.rules",
+            &format!("{yagbap} phase=- turns=0,0"),
+            "`phase=-`: the last phase, `play`, lasts until the game ends",
+        ),
+    ] {
+        expect(&["show", &shipped(game), "--fen", position], 1, expected);
+    }
+    expect(
+        &[
+            "show",
+            &shipped("yagbap.rules"),
+            "--fen",
+            &format!("{yagbap} phase=play turns=0,0 swapped"),
+        ],
+        0,
+        &format!("fen: {yagbap} phase=play turns=0,0 swapped"),
+    );
+}
+
+/// The words after the move number are read as strictly as the rest: a counter within its
+/// limit, each word once, `turns=` only where turns are counted, and every word after the
+/// fields, never among them.
+#[test]
+fn state_words_a_game_cannot_have_are_refused() {
+    let amphora = shipped("amphora.rules");
+    let board = "ppkpp/ppp/5/7/7/5/PPP/PPKPP[Gg]";
+    for (position, expected) in [
+        (
+            format!("{board} w - - 0 1 sideways-run=255,0"),
+            "`sideways-run` is at most 3, and 255 is given",
+        ),
+        (
+            format!("{board} w - - 0 1 sideways-run=1,0 sideways-run=0,0"),
+            "`sideways-run=` is given twice",
+        ),
+        (
+            format!("{board} w - - 0 1 turns=0,0"),
+            "this game's positions have no `turns=`",
+        ),
+        (
+            format!("{board} sideways-run=0,0 w - - 0 1"),
+            "`sideways-run=0,0` stands before `w`: words such as it come last",
+        ),
+        (
+            format!("{board} w - - 0 1 phase=play"),
+            "`phase=play`: this game is played in one phase",
+        ),
+    ] {
+        expect(&["show", &amphora, "--fen", &position], 1, expected);
+    }
+    let within = format!("{board} w - - 0 1 sideways-run=3,0 entitled=1,0");
+    expect(
+        &["show", &amphora, "--fen", &within],
+        0,
+        &format!("fen: {within}"),
+    );
+    expect(
+        &[
+            "show",
+            &shipped("chess.rules"),
+            "--fen",
+            "8/8/8/8/8/8/8/8 w - - 0 1 sideways-run=0,0",
+        ],
+        1,
+        "`sideways-run=0,0` is not a word of this game's positions: they have none",
+    );
+}
