@@ -9,7 +9,7 @@ use fairy::diagnostic::{Code, FileReport, Problem, Span};
 use fairy::engine::Position;
 use fairy::engine::perft::Perft;
 use fairy::limits::{MAX_PERFT_DEPTH, MAX_QUOTED_CHARS};
-use fairy::notation::{NotationError, fen, moves};
+use fairy::notation::{NotationError, fen, moves, quoted};
 use fairy::pipeline::{self, Loaded};
 use fairy::source::{self, LoadError};
 use miette::NamedSource;
@@ -73,6 +73,7 @@ enum Command {
 
 mod json;
 mod play;
+mod record;
 mod seats;
 mod selfplay;
 
@@ -286,37 +287,59 @@ fn with_position(
     action: impl FnOnce(&mut Position<'_>) -> Result<(), Reported>,
 ) -> Result<(), Reported> {
     let (rules, _) = load_rules(&args.file)?;
-    let mut position = start_position(&rules, args.fen.as_deref())?;
-    if let Some(list) = &args.moves {
-        let list = moves_text(list)?;
+    let (mut position, list) = opening(&rules, args.fen.as_deref(), args.moves.as_deref())?;
+    if let Some(list) = list {
         moves::play(&mut position, &list)
             .map_err(|e| report_notation(Code::InvalidMove, "--moves", &list, e))?;
     }
     action(&mut position)
 }
 
-/// The position `--fen` gives, or the start position.
-fn start_position<'r>(rules: &'r Ruleset, text: Option<&str>) -> Result<Position<'r>, Reported> {
-    match text {
-        Some(text) => fen::read(rules, text)
-            .map_err(|e| report_notation(Code::InvalidPosition, "--fen", text, e)),
-        None => Ok(Position::start(rules)),
-    }
+/// Where `--fen` and `--moves` start a game, and the moves to play from there: the position of
+/// `--fen`, or of the `# start:` line of the record `--moves @FILE` reads (given both, they must
+/// be the same), or else the start position.
+fn opening<'r>(
+    rules: &'r Ruleset,
+    fen: Option<&str>,
+    moves: Option<&str>,
+) -> Result<(Position<'r>, Option<String>), Reported> {
+    let (record, moves) = match moves.map(|text| (text, text.strip_prefix('@'))) {
+        Some((_, Some(path))) => {
+            let record = record::read(path)?;
+            (record.start.map(|start| (path, start)), Some(record.moves))
+        }
+        Some((text, None)) => (None, Some(text.to_string())),
+        None => (None, None),
+    };
+    let given = fen
+        .map(|text| read_position(rules, "--fen", text))
+        .transpose()?;
+    let recorded = record
+        .map(|(path, start)| {
+            let position = read_position(rules, &format!("{path}: # start"), &start)?;
+            Ok((path, start, position))
+        })
+        .transpose()?;
+    let position = match (given, recorded) {
+        (Some(given), Some((path, start, recorded)))
+            if fen::write(&given) != fen::write(&recorded) =>
+        {
+            complain!(
+                "error: --fen is not the position {path} starts from ({}): leave --fen out to \
+                 replay the record",
+                quoted(&start)
+            );
+            return Err(Reported::Usage);
+        }
+        (Some(position), _) | (None, Some((_, _, position))) => position,
+        (None, None) => Position::start(rules),
+    };
+    Ok((position, moves))
 }
 
-/// The moves of `--moves`: the text itself, or with `@FILE` the lines of a game record that
-/// are not comments (`#`).
-fn moves_text(argument: &str) -> Result<String, Reported> {
-    let Some(path) = argument.strip_prefix('@') else {
-        return Ok(argument.to_string());
-    };
-    let record = read_text(path, "game record")?;
-    let lines: Vec<&str> = record
-        .text
-        .lines()
-        .filter(|line| !line.trim_start().starts_with('#'))
-        .collect();
-    Ok(lines.join(" "))
+/// Reads a position, reporting what is wrong with it under `name`.
+fn read_position<'r>(rules: &'r Ruleset, name: &str, text: &str) -> Result<Position<'r>, Reported> {
+    fen::read(rules, text).map_err(|e| report_notation(Code::InvalidPosition, name, text, e))
 }
 
 fn report_notation(code: Code, name: &str, text: &str, error: NotationError) -> Reported {

@@ -2,7 +2,7 @@
 //! computer and a random player, seat by seat.
 
 use super::seats::{MAX_THINK_MS, Seat, parse_seat, seat_seed, seats_of};
-use super::{Reported, emit, load_rules, moves_text, start_position};
+use super::{Reported, emit, load_rules, opening, record};
 use clap::Args;
 use fairy::ai::Player;
 use fairy::compile::Ruleset;
@@ -61,7 +61,7 @@ Type a turn as `fairy moves` writes it (e2e4, e7e8q, P@e4, d1d5,d5h5), or:
 
 pub fn play(args: &PlayArgs) -> Result<(), Reported> {
     let (rules, _) = load_rules(&args.file)?;
-    let mut position = start_position(&rules, args.fen.as_deref())?;
+    let (mut position, list) = opening(&rules, args.fen.as_deref(), args.moves.as_deref())?;
     let start = fen::write(&position);
     let mut game = Game {
         seats: seats_of(&rules, Seat::Human, &args.seats)?,
@@ -71,8 +71,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         marks: marks_for_stdout(),
     };
     game.players = players_of(&rules, &game.seats, args.think_ms, args.seed);
-    if let Some(list) = &args.moves {
-        let list = moves_text(list)?;
+    if let Some(list) = list {
         for text in list.split_whitespace() {
             let turn = moves::read(&mut position, text).map_err(|message| {
                 super::complain!("error: --moves: {message}");
@@ -94,11 +93,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         fen::write(&position)
     ));
     if let Some(path) = &args.record {
-        let record = format!(
-            "# fairy game record\n# rules: {}\n# start: {start}\n# result: {result}\n{}\n",
-            args.file,
-            texts.join(" ")
-        );
+        let record = record::text(&args.file, &start, &result, &texts);
         std::fs::write(path, record).map_err(|e| {
             super::complain!("error: cannot write {path}: {e}");
             Reported::Invalid

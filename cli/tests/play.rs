@@ -172,6 +172,39 @@ fn a_record_replays_with_moves() {
 
 /// A seat the game does not have, one given twice or a computer that would think for more than
 /// an hour is bad usage (exit 2), however it is found out, and the message says what is wrong.
+/// A record of a game played from another position starts there when replayed: its `# start:`
+/// line sets the position, and `--fen` may be given too only if it is the same position.
+#[test]
+fn a_record_replays_from_its_start() {
+    let path = std::env::temp_dir().join(format!("fairy-start-{}.txt", std::process::id()));
+    let path = path.to_string_lossy().into_owned();
+    let black_to_move = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let mut args = BOTH_HUMAN.to_vec();
+    args.extend(["--fen", black_to_move, "--record", &path]);
+    let (code, _, err) = fairy(&args, "e7e5\nquit\n");
+    assert_eq!(code, Some(0), "{err}");
+    let replay = format!("@{path}");
+    let show = |fen: Option<&str>| {
+        let mut args = vec!["show", "rules/chess.rules", "--moves", &replay];
+        args.extend(fen.iter().flat_map(|fen| ["--fen", fen]));
+        fairy(&args, "")
+    };
+    let replayed = show(None);
+    let same = show(Some(black_to_move));
+    let other = show(Some(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ));
+    std::fs::remove_file(&path).ok();
+    let after = "fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    for (code, out, err) in [replayed, same] {
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.contains(after), "{out}");
+    }
+    let (code, _, err) = other;
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--fen is not the position"), "{err}");
+}
+
 #[test]
 fn bad_seats_are_usage_errors() {
     for (seats, expected) in [
