@@ -94,6 +94,10 @@ struct PositionArgs {
     json: bool,
 }
 
+/// `play` and `selfplay` end a game, unfinished, after this many plies unless told otherwise,
+/// so that no game between computers runs for ever.
+const DEFAULT_MAX_PLIES: u32 = 300;
+
 /// A command's failure, already reported on standard error; which one decides the exit code.
 pub(crate) enum Reported {
     /// An invalid rule file, position, move or other input: exit code 1.

@@ -2,7 +2,7 @@
 //! computer and a random player, seat by seat.
 
 use super::seats::{MAX_THINK_MS, Seat, parse_seat, seat_seed, seats_of};
-use super::{Reported, emit, load_rules, opening, record};
+use super::{DEFAULT_MAX_PLIES, Reported, emit, load_rules, opening, record};
 use clap::Args;
 use fairy::ai::Player;
 use fairy::compile::Ruleset;
@@ -31,6 +31,9 @@ pub struct PlayArgs {
     /// A position to start from, in the game's notation.
     #[arg(long, value_name = "POS")]
     fen: Option<String>,
+    /// The game ends, unfinished, once it has this many turns (those of `--moves` included).
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_MAX_PLIES)]
+    max_plies: u32,
     /// Moves to play first (or `@FILE`, a game record).
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     moves: Option<String>,
@@ -69,6 +72,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         played: Vec::new(),
         hint: Player::computer(&rules, Duration::from_millis(args.think_ms), args.seed),
         marks: marks_for_stdout(),
+        max_plies: args.max_plies as usize,
     };
     game.players = players_of(&rules, &game.seats, args.think_ms, args.seed);
     if let Some(list) = list {
@@ -83,7 +87,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
     let stop = game.run(&mut position, &mut std::io::stdin().lock());
     let result = match (position.ending(), stop) {
         (Some(ending), _) => ending.describe(&rules.players.names),
-        (None, Some(_)) => "unfinished (stopped)".to_string(),
+        (None, Some(stop)) => stop.describe(),
         (None, None) => "unfinished".to_string(),
     };
     let texts: Vec<&str> = game.played.iter().map(|(_, _, t)| t.as_str()).collect();
@@ -112,6 +116,18 @@ enum Stop {
     Quit,
     /// A line of input was longer than the limit.
     InputTooLong,
+    /// The game reached this many plies, its limit.
+    PlyLimit(usize),
+}
+
+impl Stop {
+    /// The game's result, as the end of the game and its record say it.
+    fn describe(self) -> String {
+        match self {
+            Stop::Quit | Stop::InputTooLong => "unfinished (stopped)".to_string(),
+            Stop::PlyLimit(plies) => format!("unfinished: the ply limit ({plies}) was reached"),
+        }
+    }
 }
 
 /// One line of input, as the prompt reads it.
@@ -148,6 +164,8 @@ struct Game {
     played: Vec<(usize, Turn, String)>,
     hint: Player,
     marks: Marks,
+    /// The game ends, unfinished, once it has this many turns.
+    max_plies: usize,
 }
 
 /// Reverse video on a terminal, unless `NO_COLOR` is set; plain text anywhere else.
@@ -182,7 +200,13 @@ impl Game {
     /// Plays until the game ends, or says why it stopped before.
     fn run(&mut self, position: &mut Position<'_>, input: &mut impl BufRead) -> Option<Stop> {
         let names = &position.rules().players.names;
-        while position.ending().is_none() {
+        let stop = loop {
+            if position.ending().is_some() {
+                break None;
+            }
+            if self.played.len() >= self.max_plies {
+                break Some(Stop::PlyLimit(self.max_plies));
+            }
             self.draw(position);
             if let Some((mover, _, text)) = self.played.last() {
                 emit(&format!("last turn: {} {text}\n", names[*mover]));
@@ -191,7 +215,7 @@ impl Game {
             let turn = match &mut self.players[mover] {
                 Some(player) => {
                     let Some(turn) = player.choose(position) else {
-                        break;
+                        break None;
                     };
                     emit(&format!(
                         "{} plays {}\n",
@@ -206,9 +230,9 @@ impl Game {
                 },
             };
             self.make(position, turn);
-        }
+        };
         self.draw(position);
-        None
+        stop
     }
 
     /// Reads the human's turn, answering commands on the way, or says why the game stops.

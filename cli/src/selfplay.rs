@@ -3,7 +3,7 @@
 //! how games ended, how long they were, and the first mover's advantage.
 
 use super::seats::{MAX_THINK_MS, Seat, parse_seat, seat_seed, seats_of};
-use super::{Reported, complain, emit, load_rules};
+use super::{DEFAULT_MAX_PLIES, Reported, complain, emit, load_rules};
 use clap::Args;
 use fairy::ai::Player;
 use fairy::compile::Ruleset;
@@ -28,7 +28,7 @@ pub struct SelfplayArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
     /// A game still going after this many plies counts as unfinished (a draw).
-    #[arg(long, value_name = "P", default_value_t = 300)]
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_MAX_PLIES)]
     max_plies: u32,
     /// Games played at once; every core by default.
     #[arg(long, value_name = "J", value_parser = clap::value_parser!(u32).range(1..=256))]

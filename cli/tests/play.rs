@@ -205,6 +205,43 @@ fn a_record_replays_from_its_start() {
     assert!(err.contains("--fen is not the position"), "{err}");
 }
 
+/// A game between programs ends at the ply limit, 300 unless given as for selfplay, and its
+/// result and record say so.
+#[test]
+fn play_ends_at_the_ply_limit() {
+    let path = std::env::temp_dir().join(format!("fairy-plies-{}.txt", std::process::id()));
+    let path = path.to_string_lossy().into_owned();
+    let args = [
+        "play",
+        "rules/chess.rules",
+        "--seat",
+        "1=random",
+        "--seat",
+        "2=random",
+        "--max-plies",
+        "6",
+        "--record",
+        &path,
+    ];
+    let (code, out, err) = fairy(&args, "");
+    let record = std::fs::read_to_string(&path).expect("the record");
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, Some(0), "{err}");
+    let result = "unfinished: the ply limit (6) was reached";
+    assert!(out.contains(&format!("result: {result}\n")), "{out}");
+    assert!(
+        record.contains(&format!("# result: {result}\n")),
+        "{record}"
+    );
+    let moves = record.lines().last().expect("the moves");
+    assert_eq!(moves.split_whitespace().count(), 6, "{record}");
+    for command in ["play", "selfplay"] {
+        let (_, help, _) = fairy(&[command, "--help"], "");
+        let max_plies = help.find("--max-plies").expect("--max-plies");
+        assert!(help[max_plies..].contains("[default: 300]"), "{help}");
+    }
+}
+
 #[test]
 fn bad_seats_are_usage_errors() {
     for (seats, expected) in [
