@@ -1,8 +1,9 @@
 //! `fairy play`: a game at the terminal (or driven through standard input) between humans, the
 //! computer and a random player, seat by seat.
 
+use super::record::RecordFile;
 use super::seats::{MAX_THINK_MS, Seat, parse_seat, seat_seed, seats_of};
-use super::{DEFAULT_MAX_PLIES, Reported, emit, load_rules, opening, record};
+use super::{DEFAULT_MAX_PLIES, Reported, emit, load_rules, opening};
 use clap::Args;
 use fairy::ai::Player;
 use fairy::compile::Ruleset;
@@ -37,7 +38,8 @@ pub struct PlayArgs {
     /// Moves to play first (or `@FILE`, a game record).
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     moves: Option<String>,
-    /// Write the game to FILE when it ends, as a record that `--moves @FILE` replays.
+    /// Write the game to FILE when it ends, as a record that `--moves @FILE` replays (FILE is
+    /// created before the game starts).
     #[arg(long, value_name = "FILE")]
     record: Option<String>,
 }
@@ -84,6 +86,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
             game.make(&mut position, turn);
         }
     }
+    let record = args.record.as_deref().map(RecordFile::create).transpose()?;
     let stop = game.run(&mut position, &mut std::io::stdin().lock());
     let result = match (position.ending(), stop) {
         (Some(ending), _) => ending.describe(&rules.players.names),
@@ -96,12 +99,8 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         texts.join(" "),
         fen::write(&position)
     ));
-    if let Some(path) = &args.record {
-        let record = record::text(&args.file, &start, &result, &texts);
-        std::fs::write(path, record).map_err(|e| {
-            super::complain!("error: cannot write {path}: {e}");
-            Reported::Invalid
-        })?;
+    if let Some(record) = record {
+        record.write(&args.file, &start, &result, &texts)?;
     }
     match stop {
         Some(Stop::InputTooLong) => Err(Reported::Invalid),

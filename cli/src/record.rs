@@ -1,6 +1,8 @@
 //! Game records: what `play --record` writes, and `--moves @FILE` reads back.
 
 use super::{Reported, complain, read_text};
+use std::fs::File;
+use std::io::Write;
 
 /// A game record as read.
 pub struct Record {
@@ -34,11 +36,43 @@ pub fn read(path: &str) -> Result<Record, Reported> {
     })
 }
 
-/// The text of a game's record: the rule file, the position it started from, its result and
-/// its moves.
-pub fn text(rules: &str, start: &str, result: &str, moves: &[&str]) -> String {
-    format!(
-        "# fairy game record\n# rules: {rules}\n# start: {start}\n# result: {result}\n{}\n",
-        moves.join(" ")
-    )
+/// The file a game's record goes to, created before the game starts: a path that cannot be
+/// written then costs no game.
+pub struct RecordFile {
+    path: String,
+    file: File,
+}
+
+impl RecordFile {
+    pub fn create(path: &str) -> Result<RecordFile, Reported> {
+        match File::create(path) {
+            Ok(file) => Ok(RecordFile {
+                path: path.to_string(),
+                file,
+            }),
+            Err(e) => {
+                complain!("error: --record: cannot create {path}: {e}");
+                Err(Reported::Invalid)
+            }
+        }
+    }
+
+    /// Writes the record: the rule file, the position the game started from, its result and
+    /// its moves.
+    pub fn write(
+        mut self,
+        rules: &str,
+        start: &str,
+        result: &str,
+        moves: &[&str],
+    ) -> Result<(), Reported> {
+        let text = format!(
+            "# fairy game record\n# rules: {rules}\n# start: {start}\n# result: {result}\n{}\n",
+            moves.join(" ")
+        );
+        self.file.write_all(text.as_bytes()).map_err(|e| {
+            complain!("error: cannot write {}: {e}", self.path);
+            Reported::Invalid
+        })
+    }
 }

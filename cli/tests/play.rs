@@ -242,6 +242,22 @@ fn play_ends_at_the_ply_limit() {
     }
 }
 
+/// A record that cannot be created is an error before the first turn, not after the game.
+#[test]
+fn an_unwritable_record_stops_play_before_it_starts() {
+    let folder = std::env::temp_dir().join(format!("fairy-missing-{}", std::process::id()));
+    let path = folder.join("game.txt").to_string_lossy().into_owned();
+    let mut args = BOTH_HUMAN.to_vec();
+    args.extend(["--record", &path]);
+    let (code, out, err) = fairy(&args, "f2f3\ne7e5\ng2g4\nd8h4\n");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains(&format!("--record: cannot create {path}")),
+        "{err}"
+    );
+    assert!(!out.contains("White>"), "the game started:\n{out}");
+}
+
 #[test]
 fn bad_seats_are_usage_errors() {
     for (seats, expected) in [
