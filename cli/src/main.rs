@@ -107,11 +107,16 @@ pub(crate) enum Reported {
     Usage,
 }
 
-/// Writes to standard output. A reader that has gone away (`fairy moves ... | head -1`) ends the
+/// Writes to standard output, at once: a prompt that does not end its line must show before
+/// `play` waits for input. A reader that has gone away (`fairy moves ... | head -1`) ends the
 /// command quietly; any other write error ends it with a one-line error and exit code 1.
 pub(crate) fn emit(text: &str) {
     use std::io::Write;
-    if let Err(error) = std::io::stdout().lock().write_all(text.as_bytes()) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         if error.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }

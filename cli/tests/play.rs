@@ -1,7 +1,10 @@
 //! `fairy play` driven through standard input, and `fairy selfplay --json`.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Runs `fairy` with `args` in the project's folder (so that `rules/...` names a shipped file),
 /// `input` on its standard input; returns exit code and output.
@@ -34,7 +37,108 @@ fn fairy_reading(args: &[&str], input: &[u8]) -> (Option<i32>, String, String) {
     )
 }
 
+/// A `fairy` still running, its standard input open and its output gathered as it comes.
+struct Running {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    out: Arc<Mutex<Vec<u8>>>,
+    err: Arc<Mutex<Vec<u8>>>,
+    readers: Vec<JoinHandle<()>>,
+    started: Instant,
+}
+
+impl Running {
+    /// Starts `fairy` with `args` in the project's folder, `input` on its standard input.
+    fn start(args: &[&str], input: &str) -> Running {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start fairy");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("write input");
+        let (out, err) = (Arc::default(), Arc::default());
+        let readers = vec![
+            gather(
+                Box::new(child.stdout.take().expect("stdout")),
+                Arc::clone(&out),
+            ),
+            gather(
+                Box::new(child.stderr.take().expect("stderr")),
+                Arc::clone(&err),
+            ),
+        ];
+        Running {
+            child,
+            stdin: Some(stdin),
+            out,
+            err,
+            readers,
+            started: Instant::now(),
+        }
+    }
+
+    /// Waits until `ready` holds of the standard output so far; fails after ten seconds.
+    fn wait_for(&mut self, ready: impl Fn(&str) -> bool) {
+        while !ready(&text(&self.out)) {
+            if self.started.elapsed() > Duration::from_secs(10) {
+                let _ = self.child.kill();
+                panic!("not ready after ten seconds:\n{}", text(&self.out));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Closes the standard input and waits for the end (killing fairy if it runs on for ten
+    /// seconds, its code then `None`): the exit code and both outputs.
+    fn finish(mut self) -> (Option<i32>, String, String) {
+        drop(self.stdin.take());
+        let waited = Instant::now();
+        let code = loop {
+            if let Some(status) = self.child.try_wait().expect("wait for fairy") {
+                break status.code();
+            }
+            if waited.elapsed() > Duration::from_secs(10) {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        for reader in self.readers {
+            reader.join().expect("an output reader");
+        }
+        (code, text(&self.out), text(&self.err))
+    }
+}
+
+/// Gathers what comes through `pipe` into `into`, as it comes.
+fn gather(mut pipe: Box<dyn Read + Send>, into: Arc<Mutex<Vec<u8>>>) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut buffer = [0; 4096];
+        while let Ok(n @ 1..) = pipe.read(&mut buffer) {
+            into.lock().expect("output").extend_from_slice(&buffer[..n]);
+        }
+    })
+}
+
+fn text(bytes: &Mutex<Vec<u8>>) -> String {
+    String::from_utf8_lossy(&bytes.lock().expect("output")).into_owned()
+}
+
 const BOTH_HUMAN: [&str; 4] = ["play", "rules/chess.rules", "--seat", "2=human"];
+
+/// The prompt shows as soon as fairy waits for a turn, though it does not end its line.
+#[test]
+fn the_prompt_shows_before_any_input() {
+    let mut running = Running::start(&BOTH_HUMAN, "");
+    running.wait_for(|out| out.ends_with("White> "));
+    let (code, _, err) = running.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
 
 #[test]
 fn a_scripted_game_ends_in_checkmate() {
