@@ -1,6 +1,6 @@
 //! The `fairy` command line, as the README documents it: the one part of fairy that reads
 //! arguments, prints, and exits. Exit codes: 0 success, 1 an invalid rule file, position or
-//! move, 2 bad usage.
+//! move, 2 bad usage, 130 interrupted by Ctrl-C (see `interrupt`).
 
 use clap::{Args, Parser, Subcommand};
 use fairy::check::checked::TestCase;
@@ -71,6 +71,7 @@ enum Command {
     Selfplay(selfplay::SelfplayArgs),
 }
 
+mod interrupt;
 mod json;
 mod play;
 mod record;

@@ -3,7 +3,7 @@
 
 use super::record::RecordFile;
 use super::seats::{MAX_THINK_MS, Seat, parse_seat, seat_seed, seats_of};
-use super::{DEFAULT_MAX_PLIES, Reported, emit, load_rules, opening};
+use super::{DEFAULT_MAX_PLIES, Reported, emit, interrupt, load_rules, opening};
 use clap::Args;
 use fairy::ai::Player;
 use fairy::compile::Ruleset;
@@ -11,6 +11,7 @@ use fairy::engine::{Position, Turn};
 use fairy::limits::MAX_BYTES;
 use fairy::notation::{Marks, fen, marked_diagram, moves, quoted};
 use std::io::{BufRead, Read};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 #[derive(Args)]
@@ -68,10 +69,19 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
     let (rules, _) = load_rules(&args.file)?;
     let (mut position, list) = opening(&rules, args.fen.as_deref(), args.moves.as_deref())?;
     let start = fen::write(&position);
+    let transcript = Transcript {
+        rules: args.file.clone(),
+        fen: start.clone(),
+        start,
+        moves: Vec::new(),
+        record: None,
+        finished: false,
+    };
     let mut game = Game {
         seats: seats_of(&rules, Seat::Human, &args.seats)?,
         players: Vec::new(),
         played: Vec::new(),
+        transcript: Arc::new(Mutex::new(transcript)),
         hint: Player::computer(&rules, Duration::from_millis(args.think_ms), args.seed),
         marks: marks_for_stdout(),
         max_plies: args.max_plies as usize,
@@ -86,22 +96,23 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
             game.make(&mut position, turn);
         }
     }
-    let record = args.record.as_deref().map(RecordFile::create).transpose()?;
+    game.transcript().record = args.record.as_deref().map(RecordFile::create).transpose()?;
+    let interrupted = Arc::clone(&game.transcript);
+    interrupt::on_interrupt(move || {
+        let mut transcript = lock(&interrupted);
+        if !transcript.finished {
+            // A record that cannot be written has been reported; the game ends all the same.
+            let _ = transcript.finish(&Stop::Interrupted.describe());
+            interrupt::quit();
+        }
+    });
     let stop = game.run(&mut position, &mut std::io::stdin().lock());
     let result = match (position.ending(), stop) {
         (Some(ending), _) => ending.describe(&rules.players.names),
         (None, Some(stop)) => stop.describe(),
         (None, None) => "unfinished".to_string(),
     };
-    let texts: Vec<&str> = game.played.iter().map(|(_, _, t)| t.as_str()).collect();
-    emit(&format!(
-        "\nresult: {result}\nmoves: {}\nfen: {}\n",
-        texts.join(" "),
-        fen::write(&position)
-    ));
-    if let Some(record) = record {
-        record.write(&args.file, &start, &result, &texts)?;
-    }
+    game.transcript().finish(&result)?;
     match stop {
         Some(Stop::InputTooLong) => Err(Reported::Invalid),
         _ => Ok(()),
@@ -117,6 +128,8 @@ enum Stop {
     InputTooLong,
     /// The game reached this many plies, its limit.
     PlyLimit(usize),
+    /// Ctrl-C.
+    Interrupted,
 }
 
 impl Stop {
@@ -125,8 +138,49 @@ impl Stop {
         match self {
             Stop::Quit | Stop::InputTooLong => "unfinished (stopped)".to_string(),
             Stop::PlyLimit(plies) => format!("unfinished: the ply limit ({plies}) was reached"),
+            Stop::Interrupted => "unfinished (interrupted)".to_string(),
         }
     }
+}
+
+/// What the end of a game prints and records, kept up to date turn by turn, so that Ctrl-C can
+/// end the game from another thread while this one thinks or waits for input.
+struct Transcript {
+    /// The rule file, as given.
+    rules: String,
+    /// The position the game started from.
+    start: String,
+    /// Each turn's text.
+    moves: Vec<String>,
+    /// The position now.
+    fen: String,
+    record: Option<RecordFile>,
+    /// The end has been printed and recorded: nothing is left to do.
+    finished: bool,
+}
+
+impl Transcript {
+    /// Writes the record, then prints the result, the moves and the final position: the record
+    /// first, as standard output may be a pipe no one reads.
+    fn finish(&mut self, result: &str) -> Result<(), Reported> {
+        self.finished = true;
+        let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+        let recorded = match self.record.take() {
+            Some(record) => record.write(&self.rules, &self.start, result, &moves),
+            None => Ok(()),
+        };
+        emit(&format!(
+            "\nresult: {result}\nmoves: {}\nfen: {}\n",
+            moves.join(" "),
+            self.fen
+        ));
+        recorded
+    }
+}
+
+/// The transcript, even if a thread panicked holding it: it is whole after every change.
+fn lock(transcript: &Mutex<Transcript>) -> MutexGuard<'_, Transcript> {
+    transcript.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// One line of input, as the prompt reads it.
@@ -159,8 +213,9 @@ fn read_line(input: &mut impl BufRead) -> Line {
 struct Game {
     seats: Vec<Seat>,
     players: Vec<Option<Player>>,
-    /// Each turn played: who played it, the turn, its text.
-    played: Vec<(usize, Turn, String)>,
+    /// Each turn played: who played it, and the turn.
+    played: Vec<(usize, Turn)>,
+    transcript: Arc<Mutex<Transcript>>,
     hint: Player,
     marks: Marks,
     /// The game ends, unfinished, once it has this many turns.
@@ -177,12 +232,16 @@ fn marks_for_stdout() -> Marks {
 }
 
 impl Game {
+    fn transcript(&self) -> MutexGuard<'_, Transcript> {
+        lock(&self.transcript)
+    }
+
     /// The board, the last turn's squares marked.
     fn draw(&self, position: &mut Position<'_>) {
         let marked: Vec<_> = self
             .played
             .last()
-            .map(|(_, turn, _)| turn.squares().collect())
+            .map(|(_, turn)| turn.squares().collect())
             .unwrap_or_default();
         emit(&format!(
             "\n{}",
@@ -192,8 +251,11 @@ impl Game {
 
     fn make(&mut self, position: &mut Position<'_>, turn: Turn) {
         let text = moves::write(position, &turn);
-        self.played.push((position.to_move(), turn, text));
+        self.played.push((position.to_move(), turn));
         position.make(&turn);
+        let mut transcript = self.transcript();
+        transcript.moves.push(text);
+        transcript.fen = fen::write(position);
     }
 
     /// Plays until the game ends, or says why it stopped before.
@@ -207,7 +269,9 @@ impl Game {
                 break Some(Stop::PlyLimit(self.max_plies));
             }
             self.draw(position);
-            if let Some((mover, _, text)) = self.played.last() {
+            // Copied out, so that no write to standard output holds the transcript from Ctrl-C.
+            let last = self.transcript().moves.last().cloned();
+            if let (Some((mover, _)), Some(text)) = (self.played.last(), last) {
                 emit(&format!("last turn: {} {text}\n", names[*mover]));
             }
             let mover = position.to_move();
@@ -289,12 +353,16 @@ impl Game {
             emit("no turn of yours to take back\n");
             return;
         }
-        while let Some((mover, ..)) = self.played.pop() {
+        let mut transcript = lock(&self.transcript);
+        while let Some((mover, _)) = self.played.pop() {
             position.unmake();
+            transcript.moves.pop();
             if self.seats[mover] == Seat::Human {
                 break;
             }
         }
+        transcript.fen = fen::write(position);
+        drop(transcript);
         self.draw(position);
     }
 }

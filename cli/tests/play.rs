@@ -92,26 +92,43 @@ impl Running {
         }
     }
 
-    /// Closes the standard input and waits for the end (killing fairy if it runs on for ten
-    /// seconds, its code then `None`): the exit code and both outputs.
+    /// Closes the standard input, and waits for the end.
     fn finish(mut self) -> (Option<i32>, String, String) {
         drop(self.stdin.take());
-        let waited = Instant::now();
-        let code = loop {
-            if let Some(status) = self.child.try_wait().expect("wait for fairy") {
-                break status.code();
-            }
-            if waited.elapsed() > Duration::from_secs(10) {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        };
+        self.end()
+    }
+
+    /// Sends SIGINT, as Ctrl-C does, and waits for the end with the standard input still open.
+    #[cfg(unix)]
+    fn interrupt(self) -> (Option<i32>, String, String) {
+        send_interrupt(&self.child);
+        self.end()
+    }
+
+    /// Waits for the end (killing fairy if it runs on for ten seconds, its code then `None`):
+    /// the exit code and both outputs.
+    fn end(mut self) -> (Option<i32>, String, String) {
+        let code = ended_within(&mut self.child, Duration::from_secs(10));
         for reader in self.readers {
             reader.join().expect("an output reader");
         }
         (code, text(&self.out), text(&self.err))
+    }
+}
+
+/// Waits for `child` to end, killing it after `limit`: its exit code, `None` if killed.
+fn ended_within(child: &mut Child, limit: Duration) -> Option<i32> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait for fairy") {
+            return status.code();
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
@@ -450,4 +467,109 @@ fn selfplay_json_adds_up() {
         .map(|e| e["games"].as_u64().expect("a count"))
         .sum();
     assert_eq!(ended, games);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ctrl-C: the first finishes cleanly, a second quits at once.
+
+/// Sends SIGINT to `child`, as Ctrl-C does.
+#[cfg(unix)]
+fn send_interrupt(child: &Child) {
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success(), "kill -INT {}", child.id());
+}
+
+/// Ctrl-C during `play` ends the game as interrupted: the result printed, the record written.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_in_play_records_the_game_so_far() {
+    let path = std::env::temp_dir().join(format!("fairy-ctrl-c-{}.txt", std::process::id()));
+    let path = path.to_string_lossy().into_owned();
+    let mut args = BOTH_HUMAN.to_vec();
+    args.extend(["--record", &path]);
+    let mut running = Running::start(&args, "e2e4\ne7e5\n");
+    running.wait_for(|out| out.contains("last turn: Black e7e5") && out.ends_with("White> "));
+    let (code, out, err) = running.interrupt();
+    let record = std::fs::read_to_string(&path).unwrap_or_default();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, Some(130), "{out}{err}");
+    assert!(
+        out.contains("result: unfinished (interrupted)\nmoves: e2e4 e7e5\n"),
+        "{out}"
+    );
+    assert!(
+        record.contains("# result: unfinished (interrupted)\ne2e4 e7e5\n"),
+        "{record}"
+    );
+}
+
+/// Ctrl-C during `selfplay` reports the games played so far, marked partial.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_in_selfplay_reports_the_games_played() {
+    let args = [
+        "selfplay",
+        "rules/chess.rules",
+        "--games",
+        "1000000",
+        "--max-plies",
+        "2",
+        "--think-ms",
+        "1",
+        "--jobs",
+        "1",
+        "--json",
+    ];
+    let running = Running::start(&args, "");
+    // Long enough for some games of two plies to end.
+    std::thread::sleep(Duration::from_secs(2));
+    let (code, out, err) = running.interrupt();
+    assert_eq!(code, Some(130), "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(report["partial"], true, "{out}");
+    let games = report["games"].as_u64().expect("games");
+    assert!((1..1_000_000).contains(&games), "{games} games");
+}
+
+/// A second Ctrl-C quits at once, even while the first is still finishing: here, waiting to
+/// print the result to a standard output no one reads. The record is written first.
+#[cfg(unix)]
+#[test]
+fn a_second_ctrl_c_quits_at_once() {
+    let path = std::env::temp_dir().join(format!("fairy-twice-{}.txt", std::process::id()));
+    let path = path.to_string_lossy().into_owned();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .args(BOTH_HUMAN)
+        .args(["--record", &path])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start fairy");
+    // Far more help than a pipe holds: fairy waits to write it, as no one reads.
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all("help\n".repeat(2_000).as_bytes())
+        .expect("write input");
+    std::thread::sleep(Duration::from_secs(1));
+    send_interrupt(&child);
+    std::thread::sleep(Duration::from_millis(500));
+    let still_running = child.try_wait().expect("wait for fairy").is_none();
+    let record = std::fs::read_to_string(&path).unwrap_or_default();
+    send_interrupt(&child);
+    let code = ended_within(&mut child, Duration::from_secs(5));
+    std::fs::remove_file(&path).ok();
+    assert!(
+        still_running,
+        "the first Ctrl-C did not wait for standard output"
+    );
+    assert!(
+        record.contains("# result: unfinished (interrupted)"),
+        "{record}"
+    );
+    assert_eq!(code, Some(130), "the second Ctrl-C did not quit");
 }
