@@ -6,6 +6,10 @@
 /// every later stage.
 pub const MAX_BYTES: u64 = 4 << 20;
 
+/// A message quotes at most this many characters of the input it is about: enough to find it,
+/// and a huge input is not echoed back whole.
+pub const MAX_QUOTED_CHARS: usize = 60;
+
 /// Deeper bracket nesting is refused before parsing, so no input can exhaust the stack.
 pub const MAX_NESTING: usize = 64;
 

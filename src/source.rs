@@ -1,4 +1,5 @@
-//! Reading rule files from disk, refusing what cannot be a rule file before any parsing.
+//! Reading rule files (and the other text files fairy is given, such as game records) from
+//! disk, refusing what cannot be one before any parsing.
 
 use crate::diagnostic::{Code, FileReport, Problem, Span};
 use crate::limits::MAX_BYTES;
@@ -24,36 +25,50 @@ pub enum LoadError {
 
 /// Reads a rule file; `-` reads standard input, named `<stdin>` in reports.
 pub fn load(path: &str) -> Result<Source, LoadError> {
+    load_as(path, RULE_FILE)
+}
+
+/// What [`load`] reads a file as, in its messages.
+const RULE_FILE: &str = "rule file";
+
+/// Reads a text file held to the limits of a rule file, as [`load`] does; `what` names it in
+/// messages, as a noun made plural by an `s`: `rule file`, `game record`.
+pub fn load_as(path: &str, what: &str) -> Result<Source, LoadError> {
     if path == "-" {
-        return read_limited("<stdin>", std::io::stdin().lock());
+        return read_limited("<stdin>", std::io::stdin().lock(), what);
     }
     let size = std::fs::metadata(path)
         .map_err(|e| LoadError::Unreadable(format!("{path}: cannot read: {e}")))?
         .len();
     if size > MAX_BYTES {
         return Err(LoadError::Unreadable(format!(
-            "{path}: {size} bytes is too large for a rule file (the limit is {MAX_BYTES} bytes)"
+            "{path}: {size} bytes is too large for a {what} (the limit is {MAX_BYTES} bytes)"
         )));
     }
     let file = std::fs::File::open(path)
         .map_err(|e| LoadError::Unreadable(format!("{path}: cannot read: {e}")))?;
-    read_limited(path, file)
+    read_limited(path, file, what)
 }
 
 /// Reads at most one byte past the limit: some files (devices, pipes) report no size.
-fn read_limited(name: &str, reader: impl std::io::Read) -> Result<Source, LoadError> {
+fn read_limited(name: &str, reader: impl std::io::Read, what: &str) -> Result<Source, LoadError> {
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut std::io::Read::take(reader, MAX_BYTES + 1), &mut bytes)
         .map_err(|e| LoadError::Unreadable(format!("{name}: cannot read: {e}")))?;
     if bytes.len() as u64 > MAX_BYTES {
         return Err(LoadError::Unreadable(format!(
-            "{name}: too large for a rule file (the limit is {MAX_BYTES} bytes)"
+            "{name}: too large for a {what} (the limit is {MAX_BYTES} bytes)"
         )));
     }
-    from_bytes(name, bytes)
+    decode(name, bytes, what)
 }
 
-pub fn from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<Source, LoadError> {
+/// A rule file's text from its bytes, which must be UTF-8.
+pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Result<Source, LoadError> {
+    decode(name, bytes, RULE_FILE)
+}
+
+fn decode(name: &str, mut bytes: Vec<u8>, what: &str) -> Result<Source, LoadError> {
     // Some editors start UTF-8 files with a byte-order mark; it says nothing about the rules.
     if bytes.starts_with(BYTE_ORDER_MARK) {
         bytes.drain(..BYTE_ORDER_MARK.len());
@@ -74,7 +89,7 @@ pub fn from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<Source, LoadError> {
                 Span::new(at, at + 1),
                 format!("byte 0x{:02x} is not valid UTF-8", e.as_bytes()[at]),
             )
-            .with_help("rule files are plain UTF-8 text");
+            .with_help(format!("{what}s are plain UTF-8 text"));
             Err(LoadError::NotText(FileReport {
                 source: NamedSource::new(name, text),
                 problems: vec![problem],

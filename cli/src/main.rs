@@ -1,15 +1,15 @@
 //! The `fairy` command line, as the README documents it: the one part of fairy that reads
 //! arguments, prints, and exits. Exit codes: 0 success, 1 an invalid rule file, position or
-//! move, 2 bad usage.
+//! move, 2 bad usage, 130 interrupted by Ctrl-C (see `interrupt`).
 
 use clap::{Args, Parser, Subcommand};
 use fairy::check::checked::TestCase;
 use fairy::compile::Ruleset;
-use fairy::diagnostic::{Code, FileReport, Problem};
+use fairy::diagnostic::{Code, FileReport, Problem, Span};
 use fairy::engine::Position;
 use fairy::engine::perft::Perft;
-use fairy::limits::MAX_PERFT_DEPTH;
-use fairy::notation::{NotationError, fen, moves};
+use fairy::limits::{MAX_PERFT_DEPTH, MAX_QUOTED_CHARS};
+use fairy::notation::{NotationError, fen, moves, quoted};
 use fairy::pipeline::{self, Loaded};
 use fairy::source::{self, LoadError};
 use miette::NamedSource;
@@ -71,8 +71,10 @@ enum Command {
     Selfplay(selfplay::SelfplayArgs),
 }
 
+mod interrupt;
 mod json;
 mod play;
+mod record;
 mod seats;
 mod selfplay;
 
@@ -93,14 +95,29 @@ struct PositionArgs {
     json: bool,
 }
 
-/// A command's failure, already reported on standard error.
-pub(crate) struct Reported;
+/// `play` and `selfplay` end a game, unfinished, after this many plies unless told otherwise,
+/// so that no game between computers runs for ever.
+const DEFAULT_MAX_PLIES: u32 = 300;
 
-/// Writes to standard output. A reader that has gone away (`fairy moves ... | head -1`) ends the
+/// A command's failure, already reported on standard error; which one decides the exit code.
+pub(crate) enum Reported {
+    /// An invalid rule file, position, move or other input: exit code 1.
+    Invalid,
+    /// Bad usage that only shows once the game is known, as a seat it does not have: exit
+    /// code 2, as clap gives for the rest.
+    Usage,
+}
+
+/// Writes to standard output, at once: a prompt that does not end its line must show before
+/// `play` waits for input. A reader that has gone away (`fairy moves ... | head -1`) ends the
 /// command quietly; any other write error ends it with a one-line error and exit code 1.
 pub(crate) fn emit(text: &str) {
     use std::io::Write;
-    if let Err(error) = std::io::stdout().lock().write_all(text.as_bytes()) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         if error.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
@@ -158,11 +175,16 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Reported) => ExitCode::from(1),
+        Err(Reported::Invalid) => ExitCode::from(1),
+        Err(Reported::Usage) => ExitCode::from(2),
     }
 }
 
 fn check_files(paths: &[String], as_json: bool) -> Result<(), Reported> {
+    if paths.iter().filter(|path| *path == "-").count() > 1 {
+        complain!("error: `-` is given twice: standard input can be read only once");
+        return Err(Reported::Usage);
+    }
     let mut all_valid = true;
     if as_json {
         let files: Vec<serde_json::Value> = paths.iter().map(|path| check_to_json(path)).collect();
@@ -173,7 +195,11 @@ fn check_files(paths: &[String], as_json: bool) -> Result<(), Reported> {
             all_valid &= check_file(path);
         }
     }
-    if all_valid { Ok(()) } else { Err(Reported) }
+    if all_valid {
+        Ok(())
+    } else {
+        Err(Reported::Invalid)
+    }
 }
 
 /// One file's verdict as JSON.
@@ -196,7 +222,7 @@ fn check_to_json(path: &str) -> serde_json::Value {
 
 /// Checks one file, printing its summary or its report; returns whether it is valid.
 fn check_file(path: &str) -> bool {
-    let Ok(source) = read_source(path) else {
+    let Ok(source) = read_text(path, "rule file") else {
         return false;
     };
     let Loaded {
@@ -212,16 +238,18 @@ fn check_file(path: &str) -> bool {
     }
 }
 
-fn read_source(path: &str) -> Result<source::Source, Reported> {
-    match source::load(path) {
+/// Reads a text file held to the limits of rule files (`what` says what it is read as, as for
+/// [`source::load_as`]); otherwise reports why not.
+fn read_text(path: &str, what: &str) -> Result<source::Source, Reported> {
+    match source::load_as(path, what) {
         Ok(source) => Ok(source),
         Err(LoadError::Unreadable(message)) => {
             complain!("error: {message}");
-            Err(Reported)
+            Err(Reported::Invalid)
         }
         Err(LoadError::NotText(report)) => {
             complain!("{}", render(&report).trim_end_matches('\n'));
-            Err(Reported)
+            Err(Reported::Invalid)
         }
     }
 }
@@ -239,7 +267,7 @@ fn report_problems(source: &source::Source, problems: Vec<Problem>) {
 
 /// Loads a rule file that can be played, with its tests; otherwise reports why not.
 pub(crate) fn load_rules(path: &str) -> Result<(Ruleset, Vec<TestCase>), Reported> {
-    let source = read_source(path)?;
+    let source = read_text(path, "rule file")?;
     let Loaded {
         problems,
         summary,
@@ -257,10 +285,10 @@ pub(crate) fn load_rules(path: &str) -> Result<(Ruleset, Vec<TestCase>), Reporte
             |p| &p.message,
         );
         complain!("error: {path}: fairy cannot play this game: {why}");
-        return Err(Reported);
+        return Err(Reported::Invalid);
     }
     report_problems(&source, problems);
-    Err(Reported)
+    Err(Reported::Invalid)
 }
 
 /// Sets up the position the arguments describe and runs `action` on it.
@@ -269,9 +297,8 @@ fn with_position(
     action: impl FnOnce(&mut Position<'_>) -> Result<(), Reported>,
 ) -> Result<(), Reported> {
     let (rules, _) = load_rules(&args.file)?;
-    let mut position = start_position(&rules, args.fen.as_deref())?;
-    if let Some(list) = &args.moves {
-        let list = moves_text(list)?;
+    let (mut position, list) = opening(&rules, args.fen.as_deref(), args.moves.as_deref())?;
+    if let Some(list) = list {
         let played = moves::play(&mut position, &list);
         refuse_overflow(&position)?;
         played.map_err(|e| report_notation(Code::InvalidMove, "--moves", &list, e))?;
@@ -285,54 +312,92 @@ fn refuse_overflow(position: &Position<'_>) -> Result<(), Reported> {
     match position.turns_overflowed() {
         true => {
             complain!("error: {}", fairy::limits::too_many_turns());
-            Err(Reported)
+            Err(Reported::Invalid)
         }
         false => Ok(()),
     }
 }
 
-/// The position `--fen` gives, or the start position.
-fn start_position<'r>(rules: &'r Ruleset, text: Option<&str>) -> Result<Position<'r>, Reported> {
-    match text {
-        Some(text) => fen::read(rules, text)
-            .map_err(|e| report_notation(Code::InvalidPosition, "--fen", text, e)),
-        None => Ok(Position::start(rules)),
-    }
+/// Where `--fen` and `--moves` start a game, and the moves to play from there: the position of
+/// `--fen`, or of the `# start:` line of the record `--moves @FILE` reads (given both, they must
+/// be the same), or else the start position.
+fn opening<'r>(
+    rules: &'r Ruleset,
+    fen: Option<&str>,
+    moves: Option<&str>,
+) -> Result<(Position<'r>, Option<String>), Reported> {
+    let (record, moves) = match moves.map(|text| (text, text.strip_prefix('@'))) {
+        Some((_, Some(path))) => {
+            let record = record::read(path)?;
+            (record.start.map(|start| (path, start)), Some(record.moves))
+        }
+        Some((text, None)) => (None, Some(text.to_string())),
+        None => (None, None),
+    };
+    let given = fen
+        .map(|text| read_position(rules, "--fen", text))
+        .transpose()?;
+    let recorded = record
+        .map(|(path, start)| {
+            let position = read_position(rules, &format!("{path}: # start"), &start)?;
+            Ok((path, start, position))
+        })
+        .transpose()?;
+    let position = match (given, recorded) {
+        (Some(given), Some((path, start, recorded)))
+            if fen::write(&given) != fen::write(&recorded) =>
+        {
+            complain!(
+                "error: --fen is not the position {path} starts from ({}): leave --fen out to \
+                 replay the record",
+                quoted(&start)
+            );
+            return Err(Reported::Usage);
+        }
+        (Some(position), _) | (None, Some((_, _, position))) => position,
+        (None, None) => Position::start(rules),
+    };
+    Ok((position, moves))
 }
 
-/// The moves of `--moves`: the text itself, or with `@FILE` the lines of a game record that
-/// are not comments (`#`).
-fn moves_text(argument: &str) -> Result<String, Reported> {
-    let Some(path) = argument.strip_prefix('@') else {
-        return Ok(argument.to_string());
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        complain!("error: --moves: cannot read {path}: {e}");
-        Reported
-    })?;
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|line| !line.trim_start().starts_with('#'))
-        .collect();
-    Ok(lines.join(" "))
+/// Reads a position, reporting what is wrong with it under `name`.
+fn read_position<'r>(rules: &'r Ruleset, name: &str, text: &str) -> Result<Position<'r>, Reported> {
+    fen::read(rules, text).map_err(|e| report_notation(Code::InvalidPosition, name, text, e))
 }
 
 fn report_notation(code: Code, name: &str, text: &str, error: NotationError) -> Reported {
-    let problem = Problem::error(
-        code,
-        error.message.clone(),
-        fairy::diagnostic::Span::new(
-            error.start,
-            error.end.max(error.start + 1).min(text.len().max(1)),
-        ),
-        "here",
-    );
+    let (shown, span) = excerpt(text, &error);
+    let problem = Problem::error(code, error.message, span, "here");
     let report = FileReport {
-        source: NamedSource::new(name, source::printable(text)),
+        source: NamedSource::new(name, shown),
         problems: vec![problem],
     };
     complain!("{}", render(&report).trim_end_matches('\n'));
-    Reported
+    Reported::Invalid
+}
+
+/// What a report shows of `text` (which may be a whole game record): the mistake with up to
+/// [`MAX_QUOTED_CHARS`] characters on either side of its start, `…` standing for the rest; and
+/// where the mistake stands in that.
+fn excerpt(text: &str, error: &NotationError) -> (String, Span) {
+    let start = text.floor_char_boundary(error.start);
+    let end = text.ceil_char_boundary(error.end).max(start);
+    let before = text[..start].char_indices().rev().nth(MAX_QUOTED_CHARS - 1);
+    let from = before.map_or(0, |(i, _)| i);
+    let after = text[start..].char_indices().nth(MAX_QUOTED_CHARS);
+    let to = after.map_or(text.len(), |(i, _)| start + i);
+    let lead = if from > 0 { "…" } else { "" };
+    let tail = if to < text.len() { "…" } else { "" };
+    // `printable` keeps byte lengths, so the offsets still fit.
+    let shown = format!("{lead}{}{tail}", source::printable(&text[from..to]));
+    let span_start = lead.len() + start - from;
+    let span_end = match end > to {
+        true => shown.len(),
+        false => lead.len() + end - from,
+    };
+    // An empty mistake, as a field missing at the end, is pointed at by the character after it.
+    let span_end = span_end.max(shown.ceil_char_boundary(span_start + 1));
+    (shown, Span::new(span_start, span_end))
 }
 
 fn perft(
@@ -360,7 +425,7 @@ fn perft(
     let rows = rows.unwrap_or_default();
     if let Some(reason) = counter.shortfall(position) {
         complain!("error: perft {reason}");
-        return Err(Reported);
+        return Err(Reported::Invalid);
     }
     if as_json {
         let mut report = serde_json::json!({ "depth": depth, "nodes": nodes });
@@ -409,7 +474,7 @@ fn run_tests(paths: &[String], max_nodes: u64) -> Result<(), Reported> {
         );
     }
     if failures + unplayable > 0 {
-        Err(Reported)
+        Err(Reported::Invalid)
     } else {
         Ok(())
     }

@@ -1,14 +1,17 @@
 //! `fairy play`: a game at the terminal (or driven through standard input) between humans, the
 //! computer and a random player, seat by seat.
 
-use super::seats::{Seat, parse_seat, seat_seed, seats_of};
-use super::{Reported, emit, load_rules, moves_text, start_position};
+use super::record::RecordFile;
+use super::seats::{MAX_THINK_MS, Seat, parse_seat, seat_seed, seats_of};
+use super::{DEFAULT_MAX_PLIES, Reported, emit, interrupt, load_rules, opening};
 use clap::Args;
 use fairy::ai::Player;
 use fairy::compile::Ruleset;
 use fairy::engine::{Position, Turn};
-use fairy::notation::{Marks, fen, marked_diagram, moves};
-use std::io::BufRead;
+use fairy::limits::MAX_BYTES;
+use fairy::notation::{Marks, fen, marked_diagram, moves, quoted};
+use std::io::{BufRead, Read};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 #[derive(Args)]
@@ -21,8 +24,8 @@ pub struct PlayArgs {
     /// given.
     #[arg(long = "seat", value_name = "N=WHO", value_parser = parse_seat)]
     seats: Vec<(usize, Seat)>,
-    /// How long the computer thinks per turn, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    /// How long the computer thinks per turn, in milliseconds (at most an hour, 3600000).
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(..=MAX_THINK_MS))]
     think_ms: u64,
     /// Seeds the computer's and the random player's choices: the same seed, the same game.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -30,10 +33,14 @@ pub struct PlayArgs {
     /// A position to start from, in the game's notation.
     #[arg(long, value_name = "POS")]
     fen: Option<String>,
+    /// The game ends, unfinished, once it has this many turns (those of `--moves` included).
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_MAX_PLIES)]
+    max_plies: u32,
     /// Moves to play first (or `@FILE`, a game record).
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     moves: Option<String>,
-    /// Write the game to FILE when it ends, as a record that `--moves @FILE` replays.
+    /// Write the game to FILE when it ends, as a record that `--moves @FILE` replays (FILE is
+    /// created before the game starts).
     #[arg(long, value_name = "FILE")]
     record: Option<String>,
 }
@@ -60,60 +67,159 @@ Type a turn as `fairy moves` writes it (e2e4, e7e8q, P@e4, d1d5,d5h5), or:
 
 pub fn play(args: &PlayArgs) -> Result<(), Reported> {
     let (rules, _) = load_rules(&args.file)?;
-    let mut position = start_position(&rules, args.fen.as_deref())?;
+    let (mut position, list) = opening(&rules, args.fen.as_deref(), args.moves.as_deref())?;
     let start = fen::write(&position);
+    let transcript = Transcript {
+        rules: args.file.clone(),
+        fen: start.clone(),
+        start,
+        moves: Vec::new(),
+        record: None,
+        finished: false,
+    };
     let mut game = Game {
         seats: seats_of(&rules, Seat::Human, &args.seats)?,
         players: Vec::new(),
         played: Vec::new(),
+        transcript: Arc::new(Mutex::new(transcript)),
         hint: Player::computer(&rules, Duration::from_millis(args.think_ms), args.seed),
         marks: marks_for_stdout(),
+        max_plies: args.max_plies as usize,
     };
     game.players = players_of(&rules, &game.seats, args.think_ms, args.seed);
-    if let Some(list) = &args.moves {
-        let list = moves_text(list)?;
+    if let Some(list) = list {
         for text in list.split_whitespace() {
             let turn = moves::read(&mut position, text).map_err(|message| {
-                super::complain!("error: --moves: `{text}`: {message}");
-                Reported
+                super::complain!("error: --moves: {message}");
+                Reported::Invalid
             })?;
             game.make(&mut position, turn);
         }
     }
-    let mut input = std::io::stdin().lock().lines();
-    let stopped = game.run(&mut position, &mut input);
-    let result = match position.ending() {
-        Some(ending) => ending.describe(&rules.players.names),
-        None if stopped => "unfinished (stopped)".to_string(),
-        None => "unfinished".to_string(),
+    game.transcript().record = args.record.as_deref().map(RecordFile::create).transpose()?;
+    let interrupted = Arc::clone(&game.transcript);
+    interrupt::on_interrupt(move || {
+        let mut transcript = lock(&interrupted);
+        if !transcript.finished {
+            // A record that cannot be written has been reported; the game ends all the same.
+            let _ = transcript.finish(&Stop::Interrupted.describe());
+            interrupt::quit();
+        }
+    });
+    let stop = game.run(&mut position, &mut std::io::stdin().lock());
+    let result = match (position.ending(), stop) {
+        (Some(ending), _) => ending.describe(&rules.players.names),
+        (None, Some(stop)) => stop.describe(),
+        (None, None) => "unfinished".to_string(),
     };
-    let texts: Vec<&str> = game.played.iter().map(|(_, _, t)| t.as_str()).collect();
-    emit(&format!(
-        "\nresult: {result}\nmoves: {}\nfen: {}\n",
-        texts.join(" "),
-        fen::write(&position)
-    ));
-    if let Some(path) = &args.record {
-        let record = format!(
-            "# fairy game record\n# rules: {}\n# start: {start}\n# result: {result}\n{}\n",
-            args.file,
-            texts.join(" ")
-        );
-        std::fs::write(path, record).map_err(|e| {
-            super::complain!("error: cannot write {path}: {e}");
-            Reported
-        })?;
+    game.transcript().finish(&result)?;
+    match stop {
+        Some(Stop::InputTooLong) => Err(Reported::Invalid),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// Why a game stopped before its end.
+#[derive(Clone, Copy)]
+enum Stop {
+    /// A human quit, or the input ended.
+    Quit,
+    /// A line of input was longer than the limit.
+    InputTooLong,
+    /// The game reached this many plies, its limit.
+    PlyLimit(usize),
+    /// Ctrl-C.
+    Interrupted,
+}
+
+impl Stop {
+    /// The game's result, as the end of the game and its record say it.
+    fn describe(self) -> String {
+        match self {
+            Stop::Quit | Stop::InputTooLong => "unfinished (stopped)".to_string(),
+            Stop::PlyLimit(plies) => format!("unfinished: the ply limit ({plies}) was reached"),
+            Stop::Interrupted => "unfinished (interrupted)".to_string(),
+        }
+    }
+}
+
+/// What the end of a game prints and records, kept up to date turn by turn, so that Ctrl-C can
+/// end the game from another thread while this one thinks or waits for input.
+struct Transcript {
+    /// The rule file, as given.
+    rules: String,
+    /// The position the game started from.
+    start: String,
+    /// Each turn's text.
+    moves: Vec<String>,
+    /// The position now.
+    fen: String,
+    record: Option<RecordFile>,
+    /// The end has been printed and recorded: nothing is left to do.
+    finished: bool,
+}
+
+impl Transcript {
+    /// Writes the record, then prints the result, the moves and the final position: the record
+    /// first, as standard output may be a pipe no one reads.
+    fn finish(&mut self, result: &str) -> Result<(), Reported> {
+        self.finished = true;
+        let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+        let recorded = match self.record.take() {
+            Some(record) => record.write(&self.rules, &self.start, result, &moves),
+            None => Ok(()),
+        };
+        emit(&format!(
+            "\nresult: {result}\nmoves: {}\nfen: {}\n",
+            moves.join(" "),
+            self.fen
+        ));
+        recorded
+    }
+}
+
+/// The transcript, even if a thread panicked holding it: it is whole after every change.
+fn lock(transcript: &Mutex<Transcript>) -> MutexGuard<'_, Transcript> {
+    transcript.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// One line of input, as the prompt reads it.
+enum Line {
+    Text(String),
+    /// Not UTF-8 text: answered as any other line that is no turn.
+    NotText,
+    /// Longer than [`MAX_BYTES`]: no one typed it, so what follows is no one's typing either,
+    /// and reading on to its end could take for ever (`/dev/zero` has none).
+    TooLong,
+    /// The input has ended, or cannot be read.
+    End,
+}
+
+/// Reads a line, holding at most [`MAX_BYTES`] of it (and its line break) in memory.
+fn read_line(input: &mut impl BufRead) -> Line {
+    let mut bytes = Vec::new();
+    match input.take(MAX_BYTES + 1).read_until(b'\n', &mut bytes) {
+        Ok(0) | Err(_) => return Line::End,
+        Ok(_) => {}
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    } else if bytes.len() as u64 > MAX_BYTES {
+        return Line::TooLong;
+    }
+    String::from_utf8(bytes).map_or(Line::NotText, Line::Text)
 }
 
 struct Game {
     seats: Vec<Seat>,
     players: Vec<Option<Player>>,
-    /// Each turn played: who played it, the turn, its text.
-    played: Vec<(usize, Turn, String)>,
+    /// Each turn played: who played it, and the turn.
+    played: Vec<(usize, Turn)>,
+    transcript: Arc<Mutex<Transcript>>,
     hint: Player,
     marks: Marks,
+    /// The game ends, unfinished, once it has this many turns.
+    max_plies: usize,
 }
 
 /// Reverse video on a terminal, unless `NO_COLOR` is set; plain text anywhere else.
@@ -126,12 +232,16 @@ fn marks_for_stdout() -> Marks {
 }
 
 impl Game {
+    fn transcript(&self) -> MutexGuard<'_, Transcript> {
+        lock(&self.transcript)
+    }
+
     /// The board, the last turn's squares marked.
     fn draw(&self, position: &mut Position<'_>) {
         let marked: Vec<_> = self
             .played
             .last()
-            .map(|(_, turn, _)| turn.squares().collect())
+            .map(|(_, turn)| turn.squares().collect())
             .unwrap_or_default();
         emit(&format!(
             "\n{}",
@@ -141,27 +251,34 @@ impl Game {
 
     fn make(&mut self, position: &mut Position<'_>, turn: Turn) {
         let text = moves::write(position, &turn);
-        self.played.push((position.to_move(), turn, text));
+        self.played.push((position.to_move(), turn));
         position.make(&turn);
+        let mut transcript = self.transcript();
+        transcript.moves.push(text);
+        transcript.fen = fen::write(position);
     }
 
-    /// Plays until the game ends or a human stops it; returns whether one did.
-    fn run(
-        &mut self,
-        position: &mut Position<'_>,
-        input: &mut impl Iterator<Item = std::io::Result<String>>,
-    ) -> bool {
+    /// Plays until the game ends, or says why it stopped before.
+    fn run(&mut self, position: &mut Position<'_>, input: &mut impl BufRead) -> Option<Stop> {
         let names = &position.rules().players.names;
-        while position.ending().is_none() {
+        let stop = loop {
+            if position.ending().is_some() {
+                break None;
+            }
+            if self.played.len() >= self.max_plies {
+                break Some(Stop::PlyLimit(self.max_plies));
+            }
             self.draw(position);
-            if let Some((mover, _, text)) = self.played.last() {
+            // Copied out, so that no write to standard output holds the transcript from Ctrl-C.
+            let last = self.transcript().moves.last().cloned();
+            if let (Some((mover, _)), Some(text)) = (self.played.last(), last) {
                 emit(&format!("last turn: {} {text}\n", names[*mover]));
             }
             let mover = position.to_move();
             let turn = match &mut self.players[mover] {
                 Some(player) => {
                     let Some(turn) = player.choose(position) else {
-                        break;
+                        break None;
                     };
                     emit(&format!(
                         "{} plays {}\n",
@@ -171,36 +288,43 @@ impl Game {
                     turn
                 }
                 None => match self.ask(position, input) {
-                    Some(turn) => turn,
-                    None => return true,
+                    Ok(turn) => turn,
+                    Err(stop) => return Some(stop),
                 },
             };
             self.make(position, turn);
-        }
+        };
         self.draw(position);
-        false
+        stop
     }
 
-    /// Reads the human's turn, answering commands on the way; `None` when they stop.
-    fn ask(
-        &mut self,
-        position: &mut Position<'_>,
-        input: &mut impl Iterator<Item = std::io::Result<String>>,
-    ) -> Option<Turn> {
+    /// Reads the human's turn, answering commands on the way, or says why the game stops.
+    fn ask(&mut self, position: &mut Position<'_>, input: &mut impl BufRead) -> Result<Turn, Stop> {
         loop {
             let name = &position.rules().players.names[position.to_move()];
             emit(&format!("{name}> "));
-            let line = match input.next() {
-                Some(Ok(line)) => line,
-                _ => {
+            let line = match read_line(input) {
+                Line::Text(line) => line,
+                Line::NotText => {
+                    emit("this line is not UTF-8 text: type one turn, or `help`\n");
+                    continue;
+                }
+                Line::TooLong => {
+                    super::complain!(
+                        "error: a line of standard input is longer than {MAX_BYTES} bytes: no \
+                         more input is read"
+                    );
+                    return Err(Stop::InputTooLong);
+                }
+                Line::End => {
                     emit("\n");
-                    return None;
+                    return Err(Stop::Quit);
                 }
             };
             let words: Vec<&str> = line.split_whitespace().collect();
             match words.as_slice() {
                 [] => {}
-                ["quit"] => return None,
+                ["quit"] => return Err(Stop::Quit),
                 ["help"] => emit(HELP),
                 ["fen"] => emit(&format!("{}\n", fen::write(position))),
                 ["moves"] => emit(&listed(moves::legal_texts(position), "")),
@@ -211,7 +335,7 @@ impl Game {
                 },
                 ["undo"] => self.undo(position),
                 [text] => match moves::read(position, text) {
-                    Ok(turn) => return Some(turn),
+                    Ok(turn) => return Ok(turn),
                     Err(message) => emit(&format!("{message}\n")),
                 },
                 _ => emit("type one turn, or `help`\n"),
@@ -229,12 +353,16 @@ impl Game {
             emit("no turn of yours to take back\n");
             return;
         }
-        while let Some((mover, ..)) = self.played.pop() {
+        let mut transcript = lock(&self.transcript);
+        while let Some((mover, _)) = self.played.pop() {
             position.unmake();
+            transcript.moves.pop();
             if self.seats[mover] == Seat::Human {
                 break;
             }
         }
+        transcript.fen = fen::write(position);
+        drop(transcript);
         self.draw(position);
     }
 }
@@ -247,7 +375,7 @@ fn listed(texts: Vec<String>, prefix: &str) -> String {
         .collect();
     match (chosen.is_empty(), prefix.is_empty()) {
         (true, true) => "no legal turn\n".to_string(),
-        (true, false) => format!("no legal turn starts with `{prefix}`\n"),
+        (true, false) => format!("no legal turn starts with {}\n", quoted(prefix)),
         (false, _) => format!("{}\n", chosen.join(" ")),
     }
 }

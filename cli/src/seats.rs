@@ -5,6 +5,9 @@ use fairy::ai::Player;
 use fairy::compile::Ruleset;
 use std::time::Duration;
 
+/// The longest the computer may think per turn, an hour: beyond it a game only seems to hang.
+pub const MAX_THINK_MS: u64 = 3_600_000;
+
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seat {
@@ -46,18 +49,24 @@ pub fn parse_seat(text: &str) -> Result<(usize, Seat), String> {
         "human" => Seat::Human,
         "ai" => Seat::Computer(None),
         "random" => Seat::Random,
-        _ => match who.strip_prefix("ai:").map(str::parse) {
-            Some(Ok(ms)) => Seat::Computer(Some(ms)),
+        _ => match who.strip_prefix("ai:").map(str::parse::<u64>) {
+            Some(Ok(ms)) if ms <= MAX_THINK_MS => Seat::Computer(Some(ms)),
+            Some(Ok(_)) => {
+                return Err(format!(
+                    "the computer thinks at most {MAX_THINK_MS} ms (an hour) a turn"
+                ));
+            }
             _ => return Err(usage.to_string()),
         },
     };
     match seat {
-        0 => Err(usage.to_string()),
+        0 => Err("seats are numbered from 1".to_string()),
         _ => Ok((seat - 1, kind)),
     }
 }
 
-/// Each seat's player: `first` at seat 1, the computer elsewhere, then the seats given.
+/// Each seat's player: `first` at seat 1, the computer elsewhere, then the seats given. A seat
+/// the game does not have, or one given twice, is bad usage.
 pub fn seats_of(
     rules: &Ruleset,
     first: Seat,
@@ -66,10 +75,17 @@ pub fn seats_of(
     let players = rules.players.count();
     let mut seats = vec![Seat::Computer(None); players];
     seats[0] = first;
-    for &(seat, kind) in given {
+    for (index, &(seat, kind)) in given.iter().enumerate() {
         if seat >= players {
-            super::complain!("error: --seat {}: this game has {players} seats", seat + 1);
-            return Err(Reported);
+            super::complain!(
+                "error: --seat {}: this game has {players} seats, numbered from 1",
+                seat + 1
+            );
+            return Err(Reported::Usage);
+        }
+        if given[..index].iter().any(|&(earlier, _)| earlier == seat) {
+            super::complain!("error: --seat {} is given twice", seat + 1);
+            return Err(Reported::Usage);
         }
         seats[seat] = kind;
     }

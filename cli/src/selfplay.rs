@@ -2,16 +2,16 @@
 //! designer needs to judge a variant's balance: results per seat with confidence intervals,
 //! how games ended, how long they were, and the first mover's advantage.
 
-use super::seats::{Seat, parse_seat, seat_seed, seats_of};
-use super::{Reported, complain, emit, load_rules};
+use super::seats::{MAX_THINK_MS, Seat, parse_seat, seat_seed, seats_of};
+use super::{DEFAULT_MAX_PLIES, Reported, complain, emit, interrupt, load_rules};
 use clap::Args;
 use fairy::ai::Player;
 use fairy::compile::Ruleset;
 use fairy::engine::Position;
 use fairy::engine::outcome::Cause;
 use serde::Serialize;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 
 #[derive(Args)]
 pub struct SelfplayArgs {
@@ -21,14 +21,14 @@ pub struct SelfplayArgs {
     /// How many games to play.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     games: u32,
-    /// How long the computer thinks per turn, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 100)]
+    /// How long the computer thinks per turn, in milliseconds (at most an hour, 3600000).
+    #[arg(long, value_name = "MS", default_value_t = 100, value_parser = clap::value_parser!(u64).range(..=MAX_THINK_MS))]
     think_ms: u64,
     /// Seeds every game: the same seed and budget, the same games.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
     /// A game still going after this many plies counts as unfinished (a draw).
-    #[arg(long, value_name = "P", default_value_t = 300)]
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_MAX_PLIES)]
     max_plies: u32,
     /// Games played at once; every core by default.
     #[arg(long, value_name = "J", value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -58,10 +58,32 @@ struct GameResult {
     plies: u32,
 }
 
+/// What the thread that reports hears from the workers and from Ctrl-C.
+enum Event {
+    /// Game `index` has ended.
+    Played(usize, GameResult),
+    /// A worker has no more games to play.
+    Left,
+    Interrupted,
+}
+
+/// A worker's way of telling the thread that reports it has left, however it leaves (a panic
+/// too), so that the report waits for no game that will not come.
+struct Leaving(Sender<Event>);
+
+impl Drop for Leaving {
+    fn drop(&mut self) {
+        let _ = self.0.send(Event::Left);
+    }
+}
+
 #[derive(Serialize)]
 struct Report {
     game: String,
+    /// The games played: all that were asked for, unless the report is partial.
     games: usize,
+    /// Ctrl-C stopped the games before all were played.
+    partial: bool,
     think_ms: u64,
     seed: u64,
     max_plies: u32,
@@ -142,7 +164,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
             "error: --seat {}=human: selfplay has no human seats (use `fairy play`)",
             seat + 1
         );
-        return Err(Reported);
+        return Err(Reported::Usage);
     }
     let games = args.games as usize;
     let jobs = args.jobs.map_or_else(
@@ -156,31 +178,80 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
         )
         .expect("a valid template"),
     );
+    let (sender, events) = mpsc::channel();
+    let interrupted = sender.clone();
+    interrupt::on_interrupt(move || {
+        let _ = interrupted.send(Event::Interrupted);
+    });
     let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::with_capacity(games));
+    let (rules, seats, next) = (&rules, &seats, &next);
     std::thread::scope(|scope| {
-        for _ in 0..jobs.min(games) {
-            scope.spawn(|| {
+        let workers = jobs.min(games);
+        for _ in 0..workers {
+            let leaving = Leaving(sender.clone());
+            scope.spawn(move || {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= games {
                         break;
                     }
-                    let result = play_one(&rules, args, &seats, index);
-                    results
-                        .lock()
-                        .expect("no thread panicked")
-                        .push((index, result));
-                    progress.inc(1);
+                    let result = play_one(rules, args, seats, index);
+                    if leaving.0.send(Event::Played(index, result)).is_err() {
+                        break;
+                    }
                 }
             });
         }
+        let (results, partial) = gather(&events, workers, &progress);
+        progress.finish_and_clear();
+        report(rules, args, seats, results, partial);
+        // The games still being played are left unfinished.
+        if partial {
+            interrupt::quit();
+        }
     });
-    progress.finish_and_clear();
-    let mut results = results.into_inner().expect("no thread panicked");
+    Ok(())
+}
+
+/// The games' results as they end, until every worker has left or Ctrl-C comes; and whether it
+/// came.
+fn gather(
+    events: &Receiver<Event>,
+    workers: usize,
+    progress: &indicatif::ProgressBar,
+) -> (Vec<(usize, GameResult)>, bool) {
+    let mut results = Vec::new();
+    let mut working = workers;
+    while working > 0 {
+        match events.recv() {
+            Ok(Event::Played(index, result)) => {
+                results.push((index, result));
+                progress.inc(1);
+            }
+            Ok(Event::Left) => working -= 1,
+            Ok(Event::Interrupted) => return (results, true),
+            // Every sender gone: no worker is left either.
+            Err(_) => break,
+        }
+    }
+    (results, false)
+}
+
+/// Prints the report of the games played, `partial` if Ctrl-C stopped them.
+fn report(
+    rules: &Ruleset,
+    args: &SelfplayArgs,
+    seats: &[Seat],
+    mut results: Vec<(usize, GameResult)>,
+    partial: bool,
+) {
+    if results.is_empty() {
+        complain!("no game had ended, so there is nothing to report");
+        return;
+    }
     results.sort_by_key(|(index, _)| *index);
     let results: Vec<GameResult> = results.into_iter().map(|(_, r)| r).collect();
-    let report = summarise(&rules, args, &seats, &results);
+    let report = summarise(rules, args, seats, &results, partial);
     match args.json {
         true => emit(&format!(
             "{}\n",
@@ -188,7 +259,6 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
         )),
         false => emit(&text_report(&report)),
     }
-    Ok(())
 }
 
 /// Plays game `index` to its end or the ply limit.
@@ -238,6 +308,7 @@ fn summarise(
     args: &SelfplayArgs,
     entrants: &[Seat],
     results: &[GameResult],
+    partial: bool,
 ) -> Report {
     let n = entrants.len();
     let seats = (0..n)
@@ -276,6 +347,7 @@ fn summarise(
     Report {
         game: rules.name.clone(),
         games: results.len(),
+        partial,
         think_ms: args.think_ms,
         seed: args.seed,
         max_plies: args.max_plies,
@@ -375,13 +447,17 @@ fn text_report(report: &Report) -> String {
         false => "",
     };
     let mut out = format!(
-        "{}: {} games, {}{rotating} (seed {}, at most {} plies)\n\n",
+        "{}: {} games, {}{rotating} (seed {}, at most {} plies)\n",
         report.game,
         report.games,
         report.lineup.join(" against "),
         report.seed,
         report.max_plies
     );
+    if report.partial {
+        out += "partial: interrupted before every game was played\n";
+    }
+    out += "\n";
     out += "seat  side          who         wins  draws  losses  win rate (95% interval)\n";
     for s in &report.seats {
         let who = s.who.as_deref().unwrap_or("(rotating)");

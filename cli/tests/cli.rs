@@ -247,6 +247,7 @@ fn bad_usage_exits_2() {
         &["check", "--bogus", "x"][..],
         &["--bogus"][..],
         &["check", "--", ""][..],
+        &["check", "-", "-"][..],
     ] {
         let run = fairy(args, limit());
         if args == ["check", "--", ""] {
@@ -772,4 +773,133 @@ fn a_player_taken_out_keeps_no_castling_right() {
         .find_map(|l| l.strip_prefix("fen: "))
         .expect("a fen line");
     expect(&["show", &rules, "--fen", fen], 0, &format!("fen: {fen}"));
+}
+
+/// A message quotes at most 60 characters of the input it is about, however long the input: a
+/// long move list or position is not echoed back whole.
+#[test]
+fn long_bad_input_is_quoted_short() {
+    let chess = shipped("chess.rules");
+    let word = "e".repeat(100_000);
+    let position = format!("8/8/8/8/8/8/8/8 w - - 0 1 {word}=1");
+    let moves = format!("e2e4 {word}");
+    for (option, text) in [("--fen", &position), ("--moves", &moves)] {
+        let run = expect(
+            &["show", &chess, option, text],
+            1,
+            &format!("{}…`", &word[..60]),
+        );
+        assert!(run.stderr.len() < 2_000, "{option}: {}", run.stderr);
+    }
+}
+
+/// A game record read by `--moves @FILE` is held to the limits of a rule file: at most 4 MiB
+/// (even of a file that reports no size, as `/dev/zero`), and UTF-8 text.
+#[test]
+fn a_game_record_is_read_within_limits() {
+    let chess = shipped("chess.rules");
+    let huge = TempFile::new("huge-record", "e2e4 e7e5 ".repeat(500_000).as_bytes());
+    let binary = TempFile::new("binary-record", b"e2e4 \xff\xfe\n");
+    for (record, expected) in [
+        (
+            huge.path(),
+            "too large for a game record (the limit is 4194304 bytes)",
+        ),
+        (binary.path(), "game records are plain UTF-8 text"),
+        #[cfg(unix)]
+        ("/dev/zero", "too large for a game record"),
+    ] {
+        let moves = format!("@{record}");
+        let run = expect(&["show", &chess, "--moves", &moves], 1, expected);
+        assert!(run.stderr.len() < 2_000, "{record}: {}", run.stderr);
+    }
+}
+
+/// `phase=` reads only what a game's positions can be written with: a game played in one phase
+/// names none, and `-` (every phase over) only where the last phase can end. Chess once read
+/// `phase=-` as a finished game, and Yonin Bishogi as one that took players out.
+#[test]
+fn phases_a_game_cannot_have_are_refused() {
+    let yonin = "2yPyRyKyByQyRyP2/3yPyNyByNyP3/gP3yPyPyP3bP/gRgP3yP3bPbR/gKgNgP5bPbNbQ/\
+                 gBgBgPgP3bPbPbBbB/gQgNgP5bPbNbK/gRgP3rP3bPbR/gP3rPrPrP3bP/3rPrNrBrNrP3/\
+                 2rPrRrQrBrKrRrP2[] r rbyg - - 0 1";
+    let yagbap = "aqmcrrnnbb/10/10/10/10/10/10/10/10/AQMCRRNNBB[] w - - 21 21";
+    for (game, position, expected) in [
+        (
+            "chess.rules",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 phase=-",
+            "`phase=-`: this game is played in one phase",
+        ),
+        (
+            "yonin-bishogi.rules",
+            &format!("{yonin} phase=-"),
+            "`phase=-`: this game is played in one phase",
+        ),
+        (
+            "yagbap.rules",
+            &format!("{yagbap} phase=- turns=0,0"),
+            "`phase=-`: the last phase, `play`, lasts until the game ends",
+        ),
+    ] {
+        expect(&["show", &shipped(game), "--fen", position], 1, expected);
+    }
+    expect(
+        &[
+            "show",
+            &shipped("yagbap.rules"),
+            "--fen",
+            &format!("{yagbap} phase=play turns=0,0 swapped"),
+        ],
+        0,
+        &format!("fen: {yagbap} phase=play turns=0,0 swapped"),
+    );
+}
+
+/// The words after the move number are read as strictly as the rest: a counter within its
+/// limit, each word once, `turns=` only where turns are counted, and every word after the
+/// fields, never among them.
+#[test]
+fn state_words_a_game_cannot_have_are_refused() {
+    let amphora = shipped("amphora.rules");
+    let board = "ppkpp/ppp/5/7/7/5/PPP/PPKPP[Gg]";
+    for (position, expected) in [
+        (
+            format!("{board} w - - 0 1 sideways-run=255,0"),
+            "`sideways-run` is at most 3, and 255 is given",
+        ),
+        (
+            format!("{board} w - - 0 1 sideways-run=1,0 sideways-run=0,0"),
+            "`sideways-run=` is given twice",
+        ),
+        (
+            format!("{board} w - - 0 1 turns=0,0"),
+            "this game's positions have no `turns=`",
+        ),
+        (
+            format!("{board} sideways-run=0,0 w - - 0 1"),
+            "`sideways-run=0,0` stands before `w`: words such as it come last",
+        ),
+        (
+            format!("{board} w - - 0 1 phase=play"),
+            "`phase=play`: this game is played in one phase",
+        ),
+    ] {
+        expect(&["show", &amphora, "--fen", &position], 1, expected);
+    }
+    let within = format!("{board} w - - 0 1 sideways-run=3,0 entitled=1,0");
+    expect(
+        &["show", &amphora, "--fen", &within],
+        0,
+        &format!("fen: {within}"),
+    );
+    expect(
+        &[
+            "show",
+            &shipped("chess.rules"),
+            "--fen",
+            "8/8/8/8/8/8/8/8 w - - 0 1 sideways-run=0,0",
+        ],
+        1,
+        "`sideways-run=0,0` is not a word of this game's positions: they have none",
+    );
 }

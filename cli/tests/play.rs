@@ -1,11 +1,19 @@
 //! `fairy play` driven through standard input, and `fairy selfplay --json`.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Runs `fairy` with `args` in the project's folder (so that `rules/...` names a shipped file),
 /// `input` on its standard input; returns exit code and output.
 fn fairy(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    fairy_reading(args, input.as_bytes())
+}
+
+/// As [`fairy`], with input that need not be text, and need not all be read.
+fn fairy_reading(args: &[&str], input: &[u8]) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .args(args)
@@ -15,9 +23,13 @@ fn fairy(args: &[&str], input: &str) -> (Option<i32>, String, String) {
         .spawn()
         .expect("start fairy");
     let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("write input");
-    drop(stdin);
+    // Written alongside, as fairy reads it: it may stop reading before the end.
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
     let output = child.wait_with_output().expect("fairy runs");
+    writer.join().expect("the input writer");
     (
         output.status.code(),
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -25,7 +37,125 @@ fn fairy(args: &[&str], input: &str) -> (Option<i32>, String, String) {
     )
 }
 
+/// A `fairy` still running, its standard input open and its output gathered as it comes.
+struct Running {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    out: Arc<Mutex<Vec<u8>>>,
+    err: Arc<Mutex<Vec<u8>>>,
+    readers: Vec<JoinHandle<()>>,
+    started: Instant,
+}
+
+impl Running {
+    /// Starts `fairy` with `args` in the project's folder, `input` on its standard input.
+    fn start(args: &[&str], input: &str) -> Running {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start fairy");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("write input");
+        let (out, err) = (Arc::default(), Arc::default());
+        let readers = vec![
+            gather(
+                Box::new(child.stdout.take().expect("stdout")),
+                Arc::clone(&out),
+            ),
+            gather(
+                Box::new(child.stderr.take().expect("stderr")),
+                Arc::clone(&err),
+            ),
+        ];
+        Running {
+            child,
+            stdin: Some(stdin),
+            out,
+            err,
+            readers,
+            started: Instant::now(),
+        }
+    }
+
+    /// Waits until `ready` holds of the standard output so far; fails after ten seconds.
+    fn wait_for(&mut self, ready: impl Fn(&str) -> bool) {
+        while !ready(&text(&self.out)) {
+            if self.started.elapsed() > Duration::from_secs(10) {
+                let _ = self.child.kill();
+                panic!("not ready after ten seconds:\n{}", text(&self.out));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Closes the standard input, and waits for the end.
+    fn finish(mut self) -> (Option<i32>, String, String) {
+        drop(self.stdin.take());
+        self.end()
+    }
+
+    /// Sends SIGINT, as Ctrl-C does, and waits for the end with the standard input still open.
+    #[cfg(unix)]
+    fn interrupt(self) -> (Option<i32>, String, String) {
+        send_interrupt(&self.child);
+        self.end()
+    }
+
+    /// Waits for the end (killing fairy if it runs on for ten seconds, its code then `None`):
+    /// the exit code and both outputs.
+    fn end(mut self) -> (Option<i32>, String, String) {
+        let code = ended_within(&mut self.child, Duration::from_secs(10));
+        for reader in self.readers {
+            reader.join().expect("an output reader");
+        }
+        (code, text(&self.out), text(&self.err))
+    }
+}
+
+/// Waits for `child` to end, killing it after `limit`: its exit code, `None` if killed.
+fn ended_within(child: &mut Child, limit: Duration) -> Option<i32> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait for fairy") {
+            return status.code();
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Gathers what comes through `pipe` into `into`, as it comes.
+fn gather(mut pipe: Box<dyn Read + Send>, into: Arc<Mutex<Vec<u8>>>) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut buffer = [0; 4096];
+        while let Ok(n @ 1..) = pipe.read(&mut buffer) {
+            into.lock().expect("output").extend_from_slice(&buffer[..n]);
+        }
+    })
+}
+
+fn text(bytes: &Mutex<Vec<u8>>) -> String {
+    String::from_utf8_lossy(&bytes.lock().expect("output")).into_owned()
+}
+
 const BOTH_HUMAN: [&str; 4] = ["play", "rules/chess.rules", "--seat", "2=human"];
+
+/// The prompt shows as soon as fairy waits for a turn, though it does not end its line.
+#[test]
+fn the_prompt_shows_before_any_input() {
+    let mut running = Running::start(&BOTH_HUMAN, "");
+    running.wait_for(|out| out.ends_with("White> "));
+    let (code, _, err) = running.finish();
+    assert_eq!(code, Some(0), "{err}");
+}
 
 #[test]
 fn a_scripted_game_ends_in_checkmate() {
@@ -75,6 +205,62 @@ fn every_prompt_command_answers() {
     assert_eq!(fens[0], fens[1]);
 }
 
+/// The answer to a long line that is no turn quotes only the start of it.
+#[test]
+fn a_long_bad_line_is_answered_briefly() {
+    let line = "e".repeat(1 << 20);
+    let (code, out, err) = fairy(&BOTH_HUMAN, &format!("{line}\nquit\n"));
+    assert_eq!(code, Some(0), "{err}");
+    let answer = format!("`{}…` is not written as a move", &line[..60]);
+    assert!(out.contains(&answer), "{out}");
+    assert!(out.len() < 10_000, "{} bytes of output", out.len());
+}
+
+/// A line that is not UTF-8 is answered as any other line that is no turn, and the game goes on.
+#[test]
+fn a_line_that_is_not_text_is_answered_and_the_game_goes_on() {
+    let (code, out, err) = fairy_reading(&BOTH_HUMAN, b"\xff\xfe\ne2e4\nquit\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("this line is not UTF-8 text"), "{out}");
+    assert!(
+        out.contains("result: unfinished (stopped)\nmoves: e2e4\n"),
+        "{out}"
+    );
+}
+
+/// A line over 4 MiB is no one's typing: the game stops there, its result printed, with an error
+/// and exit code 1, and neither the line nor what follows it is read on.
+#[test]
+fn a_line_over_4_mib_stops_the_game() {
+    let mut input = vec![b'e'; (4 << 20) + 1];
+    input.extend(b"\ne2e4\n");
+    let (code, out, err) = fairy_reading(&BOTH_HUMAN, &input);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("longer than 4194304 bytes"), "{err}");
+    assert!(err.len() < 200, "{err}");
+    assert!(
+        out.contains("result: unfinished (stopped)\nmoves: \n"),
+        "{out}"
+    );
+}
+
+/// Endless input (`/dev/zero`, one line that never ends) stops the game at 4 MiB, in time.
+#[cfg(unix)]
+#[test]
+fn endless_input_stops_the_game_in_time() {
+    let started = std::time::Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_fairy"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .args(BOTH_HUMAN)
+        .stdin(std::fs::File::open("/dev/zero").expect("/dev/zero"))
+        .output()
+        .expect("fairy runs");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("longer than 4194304 bytes"), "{err}");
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+}
+
 #[test]
 fn input_ending_early_stops_the_game_cleanly() {
     let (code, out, _) = fairy(&BOTH_HUMAN, "e2e4\n");
@@ -105,19 +291,130 @@ fn a_record_replays_with_moves() {
     );
 }
 
+/// A seat the game does not have, one given twice or a computer that would think for more than
+/// an hour is bad usage (exit 2), however it is found out, and the message says what is wrong.
+/// A record of a game played from another position starts there when replayed: its `# start:`
+/// line sets the position, and `--fen` may be given too only if it is the same position.
+#[test]
+fn a_record_replays_from_its_start() {
+    let path = std::env::temp_dir().join(format!("fairy-start-{}.txt", std::process::id()));
+    let path = path.to_string_lossy().into_owned();
+    let black_to_move = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let mut args = BOTH_HUMAN.to_vec();
+    args.extend(["--fen", black_to_move, "--record", &path]);
+    let (code, _, err) = fairy(&args, "e7e5\nquit\n");
+    assert_eq!(code, Some(0), "{err}");
+    let replay = format!("@{path}");
+    let show = |fen: Option<&str>| {
+        let mut args = vec!["show", "rules/chess.rules", "--moves", &replay];
+        args.extend(fen.iter().flat_map(|fen| ["--fen", fen]));
+        fairy(&args, "")
+    };
+    let replayed = show(None);
+    let same = show(Some(black_to_move));
+    let other = show(Some(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ));
+    std::fs::remove_file(&path).ok();
+    let after = "fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    for (code, out, err) in [replayed, same] {
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.contains(after), "{out}");
+    }
+    let (code, _, err) = other;
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--fen is not the position"), "{err}");
+}
+
+/// A game between programs ends at the ply limit, 300 unless given as for selfplay, and its
+/// result and record say so.
+#[test]
+fn play_ends_at_the_ply_limit() {
+    let path = std::env::temp_dir().join(format!("fairy-plies-{}.txt", std::process::id()));
+    let path = path.to_string_lossy().into_owned();
+    let args = [
+        "play",
+        "rules/chess.rules",
+        "--seat",
+        "1=random",
+        "--seat",
+        "2=random",
+        "--max-plies",
+        "6",
+        "--record",
+        &path,
+    ];
+    let (code, out, err) = fairy(&args, "");
+    let record = std::fs::read_to_string(&path).expect("the record");
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, Some(0), "{err}");
+    let result = "unfinished: the ply limit (6) was reached";
+    assert!(out.contains(&format!("result: {result}\n")), "{out}");
+    assert!(
+        record.contains(&format!("# result: {result}\n")),
+        "{record}"
+    );
+    let moves = record.lines().last().expect("the moves");
+    assert_eq!(moves.split_whitespace().count(), 6, "{record}");
+    for command in ["play", "selfplay"] {
+        let (_, help, _) = fairy(&[command, "--help"], "");
+        let max_plies = help.find("--max-plies").expect("--max-plies");
+        assert!(help[max_plies..].contains("[default: 300]"), "{help}");
+    }
+}
+
+/// A record that cannot be created is an error before the first turn, not after the game.
+#[test]
+fn an_unwritable_record_stops_play_before_it_starts() {
+    let folder = std::env::temp_dir().join(format!("fairy-missing-{}", std::process::id()));
+    let path = folder.join("game.txt").to_string_lossy().into_owned();
+    let mut args = BOTH_HUMAN.to_vec();
+    args.extend(["--record", &path]);
+    let (code, out, err) = fairy(&args, "f2f3\ne7e5\ng2g4\nd8h4\n");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains(&format!("--record: cannot create {path}")),
+        "{err}"
+    );
+    assert!(!out.contains("White>"), "the game started:\n{out}");
+}
+
 #[test]
 fn bad_seats_are_usage_errors() {
-    for seat in ["3=ai", "0=ai", "1=robot", "x"] {
-        let (code, _, err) = fairy(&["play", "rules/chess.rules", "--seat", seat], "");
-        assert!(matches!(code, Some(1 | 2)), "{seat}: {err}");
-        assert!(err.contains("seat"), "{seat}: {err}");
+    for (seats, expected) in [
+        (
+            &["3=ai"][..],
+            "--seat 3: this game has 2 seats, numbered from 1",
+        ),
+        (&["9=ai"][..], "--seat 9: this game has 2 seats"),
+        (&["0=ai"][..], "seats are numbered from 1"),
+        (&["1=robot"][..], "write a seat as N=human"),
+        (&["x"][..], "write a seat as N=human"),
+        (&["2=ai:3600001"][..], "at most 3600000 ms"),
+        (&["2=ai", "2=random"][..], "--seat 2 is given twice"),
+    ] {
+        let mut args = vec!["play", "rules/chess.rules"];
+        args.extend(seats.iter().flat_map(|seat| ["--seat", seat]));
+        let (code, _, err) = fairy(&args, "");
+        assert_eq!(code, Some(2), "{seats:?}: {err}");
+        assert!(err.contains(expected), "{seats:?}: {err}");
+    }
+}
+
+#[test]
+fn thinking_longer_than_an_hour_is_bad_usage() {
+    for command in ["play", "selfplay"] {
+        let args = [command, "rules/chess.rules", "--think-ms", "3600001"];
+        let (code, _, err) = fairy(&args, "");
+        assert_eq!(code, Some(2), "{command}: {err}");
+        assert!(err.contains("--think-ms"), "{command}: {err}");
     }
 }
 
 #[test]
 fn selfplay_has_no_human_seats() {
     let (code, _, err) = fairy(&["selfplay", "rules/chess.rules", "--seat", "1=human"], "");
-    assert_eq!(code, Some(1));
+    assert_eq!(code, Some(2));
     assert!(err.contains("selfplay has no human seats"), "{err}");
 }
 
@@ -170,4 +467,109 @@ fn selfplay_json_adds_up() {
         .map(|e| e["games"].as_u64().expect("a count"))
         .sum();
     assert_eq!(ended, games);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ctrl-C: the first finishes cleanly, a second quits at once.
+
+/// Sends SIGINT to `child`, as Ctrl-C does.
+#[cfg(unix)]
+fn send_interrupt(child: &Child) {
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success(), "kill -INT {}", child.id());
+}
+
+/// Ctrl-C during `play` ends the game as interrupted: the result printed, the record written.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_in_play_records_the_game_so_far() {
+    let path = std::env::temp_dir().join(format!("fairy-ctrl-c-{}.txt", std::process::id()));
+    let path = path.to_string_lossy().into_owned();
+    let mut args = BOTH_HUMAN.to_vec();
+    args.extend(["--record", &path]);
+    let mut running = Running::start(&args, "e2e4\ne7e5\n");
+    running.wait_for(|out| out.contains("last turn: Black e7e5") && out.ends_with("White> "));
+    let (code, out, err) = running.interrupt();
+    let record = std::fs::read_to_string(&path).unwrap_or_default();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, Some(130), "{out}{err}");
+    assert!(
+        out.contains("result: unfinished (interrupted)\nmoves: e2e4 e7e5\n"),
+        "{out}"
+    );
+    assert!(
+        record.contains("# result: unfinished (interrupted)\ne2e4 e7e5\n"),
+        "{record}"
+    );
+}
+
+/// Ctrl-C during `selfplay` reports the games played so far, marked partial.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_in_selfplay_reports_the_games_played() {
+    let args = [
+        "selfplay",
+        "rules/chess.rules",
+        "--games",
+        "1000000",
+        "--max-plies",
+        "2",
+        "--think-ms",
+        "1",
+        "--jobs",
+        "1",
+        "--json",
+    ];
+    let running = Running::start(&args, "");
+    // Long enough for some games of two plies to end.
+    std::thread::sleep(Duration::from_secs(2));
+    let (code, out, err) = running.interrupt();
+    assert_eq!(code, Some(130), "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(report["partial"], true, "{out}");
+    let games = report["games"].as_u64().expect("games");
+    assert!((1..1_000_000).contains(&games), "{games} games");
+}
+
+/// A second Ctrl-C quits at once, even while the first is still finishing: here, waiting to
+/// print the result to a standard output no one reads. The record is written first.
+#[cfg(unix)]
+#[test]
+fn a_second_ctrl_c_quits_at_once() {
+    let path = std::env::temp_dir().join(format!("fairy-twice-{}.txt", std::process::id()));
+    let path = path.to_string_lossy().into_owned();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .args(BOTH_HUMAN)
+        .args(["--record", &path])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start fairy");
+    // Far more help than a pipe holds: fairy waits to write it, as no one reads.
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all("help\n".repeat(2_000).as_bytes())
+        .expect("write input");
+    std::thread::sleep(Duration::from_secs(1));
+    send_interrupt(&child);
+    std::thread::sleep(Duration::from_millis(500));
+    let still_running = child.try_wait().expect("wait for fairy").is_none();
+    let record = std::fs::read_to_string(&path).unwrap_or_default();
+    send_interrupt(&child);
+    let code = ended_within(&mut child, Duration::from_secs(5));
+    std::fs::remove_file(&path).ok();
+    assert!(
+        still_running,
+        "the first Ctrl-C did not wait for standard output"
+    );
+    assert!(
+        record.contains("# result: unfinished (interrupted)"),
+        "{record}"
+    );
+    assert_eq!(code, Some(130), "the second Ctrl-C did not quit");
 }

@@ -24,8 +24,8 @@
 //! follow), `swapped` once the pie choice has exchanged the players' colours, and `NAME=N,N`
 //! for each counter of the game.
 
-use super::NotationError;
-use crate::compile::turns::TurnTables;
+use super::{NotationError, quoted};
+use crate::compile::turns::{PhaseEnd, TurnTables};
 use crate::compile::{BLOCKED, CastleRight, Code, EMPTY, NO_SQUARE, Ruleset, Sq};
 use crate::engine::validity::square_beyond;
 use crate::engine::{Field, Position, PositionError, Setup};
@@ -123,21 +123,47 @@ fn is_state_word(word: &str) -> bool {
     word == "swapped" || word.contains('=')
 }
 
+/// What a word after the move number names: `phase=` of `phase=play`, or `swapped`.
+fn state_name(word: &str) -> &str {
+    word.find('=').map_or(word, |at| &word[..=at])
+}
+
+/// The words after the move number that positions of the game have, as [`state_words`] writes
+/// them: `phase=` with several phases, `turns=` where turns are counted, `swapped` with a pie
+/// choice, and each counter.
+fn state_names(rules: &Ruleset) -> Vec<String> {
+    let mut names = Vec::new();
+    if rules.turns.phases.len() > 1 {
+        names.push("phase=".to_string());
+    }
+    if rules.derived.counts_turns {
+        names.push("turns=".to_string());
+    }
+    if rules.turns.has_pie() {
+        names.push("swapped".to_string());
+    }
+    names.extend(rules.turns.counters.iter().map(|c| format!("{}=", c.name)));
+    names
+}
+
 /// One number per player, separated by commas.
 fn per_player<T: std::str::FromStr>(list: &str, players: usize) -> Option<Vec<T>> {
     let values: Option<Vec<T>> = list.split(',').map(|n| n.parse().ok()).collect();
     values.filter(|v| v.len() == players)
 }
 
-/// Reads `NAME=N,N`: a counter's value for each player.
+/// Reads `NAME=N,N`: a counter's value for each player, within its limit.
 fn read_counter(rules: &Ruleset, setup: &mut Setup, word: &str) -> Result<(), String> {
     let (name, list) = word.split_once('=').unwrap_or((word, ""));
     let Some(index) = rules.turns.counters.iter().position(|c| c.name == name) else {
-        let mut known = vec!["phase", "turns"];
-        known.extend(rules.turns.counters.iter().map(|c| c.name.as_str()));
+        let known = state_names(rules);
+        let known = match known.is_empty() {
+            true => ": they have none after the move number".to_string(),
+            false => format!(" (they are {})", known.join(", ")),
+        };
         return Err(format!(
-            "`{name}` is not a word of this game's positions (they are {})",
-            known.join(", ")
+            "{} is not a word of this game's positions{known}",
+            quoted(word)
         ));
     };
     let values: Vec<u16> = per_player(list, rules.players.count()).ok_or_else(|| {
@@ -146,6 +172,11 @@ fn read_counter(rules: &Ruleset, setup: &mut Setup, word: &str) -> Result<(), St
             rules.players.count()
         )
     })?;
+    if let Some(limit) = rules.turns.counters[index].limit
+        && let Some(over) = values.iter().find(|&&value| value > limit)
+    {
+        return Err(format!("`{name}` is at most {limit}, and {over} is given"));
+    }
     let counters = rules.turns.counters.len();
     for (player, value) in values.into_iter().enumerate() {
         setup.counters[player * counters + index] = value;
@@ -153,7 +184,8 @@ fn read_counter(rules: &Ruleset, setup: &mut Setup, word: &str) -> Result<(), St
     Ok(())
 }
 
-/// Reads the words after the move number.
+/// Reads the words after the move number: each at most once, and only those that [`write`]
+/// could write for the game, since any other reads as a position no game reaches.
 fn read_state(
     rules: &Ruleset,
     setup: &mut Setup,
@@ -163,24 +195,24 @@ fn read_state(
     if let Some(&(start, word)) = words.first() {
         places.state = (start, start + word.len());
     }
-    for &(start, word) in words {
+    for (index, &(start, word)) in words.iter().enumerate() {
         let error = |message: String| NotationError::new(message, start, start + word.len());
+        let name = state_name(word);
+        if words[..index].iter().any(|&(_, w)| state_name(w) == name) {
+            return Err(error(format!("{} is given twice", quoted(name))));
+        }
         if word == "swapped" {
             setup.swapped = true;
             places.swapped = (start, start + word.len());
-        } else if let Some(name) = word.strip_prefix("phase=") {
-            let names: Vec<&str> = rules.turns.phases.iter().map(|p| p.name.as_str()).collect();
-            setup.phase = Some(match names.iter().position(|n| *n == name) {
-                Some(index) => index as u8,
-                None if name == "-" => names.len() as u8,
-                None => {
-                    return Err(error(format!(
-                        "this game's phases are {}, or `-` once they are over",
-                        names.join(", ")
-                    )));
-                }
-            });
+        } else if let Some(phase) = word.strip_prefix("phase=") {
+            setup.phase = Some(read_phase(rules, phase).map_err(error)?);
         } else if let Some(list) = word.strip_prefix("turns=") {
+            if !rules.derived.counts_turns {
+                return Err(error(
+                    "this game's positions have no `turns=`: no phase of it ends or has periodic turns"
+                        .to_string(),
+                ));
+            }
             setup.phase_turns = per_player(list, rules.players.count()).ok_or_else(|| {
                 error(format!(
                     "`turns=` gives each player's turns in the phase: {} numbers, such as `turns=0,0`",
@@ -192,6 +224,42 @@ fn read_state(
         }
     }
     Ok(())
+}
+
+/// Reads the phase of `phase=NAME`: one of a game of several phases, or `-` once the last has
+/// ended, where it can.
+fn read_phase(rules: &Ruleset, name: &str) -> Result<u8, String> {
+    let phases = &rules.turns.phases;
+    let word = quoted(&format!("phase={name}"));
+    if phases.len() < 2 {
+        return Err(format!(
+            "{word}: this game is played in one phase, which its positions do not name"
+        ));
+    }
+    if let Some(index) = phases.iter().position(|p| p.name == name) {
+        return Ok(index as u8);
+    }
+    let last = &phases[phases.len() - 1];
+    let last_ends = last.end != PhaseEnd::Never;
+    match (name, last_ends) {
+        ("-", true) => Ok(phases.len() as u8),
+        ("-", false) => Err(format!(
+            "{word}: the last phase, `{}`, lasts until the game ends",
+            last.name
+        )),
+        _ => {
+            let names: Vec<&str> = phases.iter().map(|p| p.name.as_str()).collect();
+            let over = if last_ends {
+                ", or `-` once they are over"
+            } else {
+                ""
+            };
+            Err(format!(
+                "{word}: this game's phases are {}{over}",
+                names.join(", ")
+            ))
+        }
+    }
 }
 
 /// A piece letter as written for its player: with two players, capitals for the first and
@@ -377,7 +445,7 @@ impl Places {
                     .copied()
                     .unwrap_or((0, self.whole));
                 let written = text.get(at.0..at.1).unwrap_or_default();
-                let message = format!("castling right `{written}` {}", problem.message);
+                let message = format!("castling right {} {}", quoted(written), problem.message);
                 return NotationError::new(message, at.0, at.1);
             }
             Field::EnPassant => self.en_passant,
@@ -390,9 +458,23 @@ impl Places {
 
 /// Reads a FEN position into a setup, with where each of its parts stands.
 fn read_setup(rules: &Ruleset, text: &str) -> Result<(Setup, Places), NotationError> {
-    let (state, fields): (Vec<Located<'_>>, Vec<Located<'_>>) = fields(text)
-        .into_iter()
-        .partition(|(_, w)| is_state_word(w));
+    let words = fields(text);
+    let state_start = (words.iter().position(|&(_, w)| is_state_word(w))).unwrap_or(words.len());
+    let (fields, state) = words.split_at(state_start);
+    // As they are written, the words of the game's state come last: one among the fields would
+    // say nothing of which field it belongs with.
+    if let Some(&(_, field)) = state.iter().find(|&&(_, w)| !is_state_word(w)) {
+        let (start, word) = state[0];
+        return Err(NotationError::new(
+            format!(
+                "{} stands before {}: words such as it come last, after the move number",
+                quoted(word),
+                quoted(field)
+            ),
+            start,
+            start + word.len(),
+        ));
+    }
     let Some(&(board_start, board_field)) = fields.first() else {
         return Err(NotationError::new("empty position", 0, 0));
     };
@@ -450,7 +532,7 @@ fn read_setup(rules: &Ruleset, text: &str) -> Result<(Setup, Places), NotationEr
         setup.en_passant = read_ep(rules, ep, start)?;
     }
     read_clocks(&mut setup, clocks, text.len())?;
-    read_state(rules, &mut setup, &mut places, &state)?;
+    read_state(rules, &mut setup, &mut places, state)?;
     Ok((setup, places))
 }
 
@@ -492,12 +574,13 @@ fn read_players_in(rules: &Ruleset, (start, text): Located<'_>) -> Result<u32, N
             .and_then(|b| player_of(rules, b))
             .ok_or_else(|| {
                 error(format!(
-                    "`{c}` names no player: the players are {}",
+                    "{} names no player: the players are {}",
+                    quoted(&c.to_string()),
                     colour_letters(rules)
                 ))
             })?;
         if alive & (1 << player) != 0 {
-            return Err(error(format!("`{c}` is given twice")));
+            return Err(error(format!("{} is given twice", quoted(&c.to_string()))));
         }
         alive |= 1 << player;
     }
@@ -650,7 +733,7 @@ fn rank_codes(rules: &Ruleset, text: &str, offset: usize) -> Result<Vec<Code>, N
             .and_then(|letter| piece_code(rules, letter, token.player, token.plus, token.marked))
             .ok_or_else(|| {
                 let message = match token.letter {
-                    Some(_) => format!("no piece is written `{}`", &text[start..i]),
+                    Some(_) => format!("no piece is written {}", quoted(&text[start..i])),
                     None => format!("expected {}, a digit or `*`", piece_form(rules)),
                 };
                 NotationError::new(message, offset + start, offset + i)
@@ -765,8 +848,8 @@ fn read_hands(
             .filter(|&kind| !rules.pieces.kinds[kind].promoted && !token.marked)
             .ok_or_else(|| {
                 error(format!(
-                    "no piece in hand is written `{}`",
-                    &text[i..token.end]
+                    "no piece in hand is written {}",
+                    quoted(&text[i..token.end])
                 ))
             })?;
         let slot = token.player * rules.pieces.kinds.len() + kind;
@@ -817,7 +900,8 @@ fn read_castling(
                 false => "KQkq, or a partner's file such as Hh",
             };
             return Err(error(format!(
-                "`{written}` is not a castling right ({example})"
+                "{} is not a castling right ({example})",
+                quoted(written)
             )));
         };
         // Each right with its bit.
@@ -869,12 +953,14 @@ fn read_castling(
             [(bit, _)] => bit,
             [] => {
                 return Err(error(format!(
-                    "this game has no castling right `{written}`"
+                    "this game has no castling right {}",
+                    quoted(written)
                 )));
             }
             _ => {
                 return Err(error(format!(
-                    "castling right `{written}` could be several: name the partner's file, or its square (`H1`)"
+                    "castling right {} could be several: name the partner's file, or its square (`H1`)",
+                    quoted(written)
                 )));
             }
         };

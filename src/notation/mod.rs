@@ -2,9 +2,23 @@
 
 pub use diagram::{Marks, checking_pieces, diagram, marked_diagram, square_text};
 
+use crate::limits::MAX_QUOTED_CHARS;
+use crate::source::printable;
+
 mod diagram;
 pub mod fen;
 pub mod moves;
+
+/// `text` in backquotes, as messages quote the input they are about: cut after
+/// [`MAX_QUOTED_CHARS`] characters, with `…` for the rest, and control characters shown as `?`
+/// so that no terminal sees an escape sequence.
+pub fn quoted(text: &str) -> String {
+    let (kept, rest) = match text.char_indices().nth(MAX_QUOTED_CHARS) {
+        Some((cut, _)) => (&text[..cut], "…"),
+        None => (text, ""),
+    };
+    format!("`{}{rest}`", printable(kept))
+}
 
 /// A mistake in a position or move text, located by byte range within it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! written as the royal piece's move. A removal is `xc3`, an unblocked square `-e5`, the pie
 //! choice `swap` or `keep`, passing `pass`.
 
-use super::NotationError;
+use super::{NotationError, quoted};
 use crate::compile::Ruleset;
 use crate::engine::{Part, PartKind, Position, Turn};
 
@@ -58,8 +58,9 @@ fn part_text(rules: &Ruleset, part: &Part) -> Option<String> {
 pub fn read(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
     if !text.split(',').all(well_formed) {
         return Err(format!(
-            "`{text}` is not written as a move: moves are coordinates such as e2e4, e7e8q or \
-             P@e4, with the parts of a turn joined by commas (d1d5,d5h5); see `fairy moves`"
+            "{} is not written as a move: moves are coordinates such as e2e4, e7e8q or P@e4, \
+             with the parts of a turn joined by commas (d1d5,d5h5); see `fairy moves`",
+            quoted(text)
         ));
     }
     let mut legal = Vec::new();
@@ -70,7 +71,8 @@ pub fn read(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
         (Some((turn, _)), None) => Ok(*turn),
         (None, _) => Err(not_legal(text, &texts)),
         (Some(_), Some(_)) => Err(format!(
-            "`{text}` is ambiguous: several legal moves are written this way"
+            "{} is ambiguous: several legal moves are written this way",
+            quoted(text)
         )),
     }
 }
@@ -95,10 +97,11 @@ fn not_legal(text: &str, legal: &[String]) -> String {
         .collect();
     alike.sort_unstable();
     alike.dedup();
+    let (text, start) = (quoted(text), quoted(start));
     match alike.as_slice() {
-        [] => format!("`{text}` is not a legal move here, and no legal move starts with `{start}`"),
+        [] => format!("{text} is not a legal move here, and no legal move starts with {start}"),
         some => format!(
-            "`{text}` is not a legal move here; the legal moves starting with `{start}` are {}",
+            "{text} is not a legal move here; the legal moves starting with {start} are {}",
             some.join(" ")
         ),
     }
@@ -149,8 +152,9 @@ pub fn play(position: &mut Position<'_>, list: &str) -> Result<(), NotationError
         if let Some(ending) = position.ending() {
             let names = &position.rules().players.names;
             let message = format!(
-                "the game is over ({}), so `{word}` cannot be played",
-                ending.describe(names)
+                "the game is over ({}), so {} cannot be played",
+                ending.describe(names),
+                quoted(word)
             );
             return Err(NotationError::new(message, start, offset));
         }
