@@ -121,8 +121,10 @@ fn well_formed(part: &str) -> bool {
     if matches!(part, "swap" | "keep" | "pass") {
         return true;
     }
-    if let Some(rest) = part.strip_prefix('x').or_else(|| part.strip_prefix('-')) {
-        return square(rest) == Some(rest.len());
+    // On boards 24 files wide, `x16x17` is a move from the x-file, not a removal.
+    let removal = part.strip_prefix('x').or_else(|| part.strip_prefix('-'));
+    if removal.is_some_and(|rest| square(rest) == Some(rest.len())) {
+        return true;
     }
     if let Some((letter, sq)) = part.split_once('@') {
         let letter = letter.strip_prefix('+').unwrap_or(letter);
