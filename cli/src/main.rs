@@ -103,8 +103,8 @@ const DEFAULT_MAX_PLIES: u32 = 300;
 pub(crate) enum Reported {
     /// An invalid rule file, position, move or other input: exit code 1.
     Invalid,
-    /// Bad usage that only shows once the game is known, as a seat it does not have: exit
-    /// code 2, as clap gives for the rest.
+    /// Bad usage that clap cannot see, as a seat the game does not have: exit code 2, as clap
+    /// gives for the rest.
     Usage,
 }
 
