@@ -10,6 +10,10 @@ pub const MAX_BYTES: u64 = 4 << 20;
 /// and a huge input is not echoed back whole.
 pub const MAX_QUOTED_CHARS: usize = 60;
 
+/// A report draws at most this many characters of a line of input: any real line fits, and no
+/// long one comes back whole, nor is drawn past the columns a report can draw.
+pub const MAX_SHOWN_LINE_CHARS: usize = 200;
+
 /// Deeper bracket nesting is refused before parsing, so no input can exhaust the stack.
 pub const MAX_NESTING: usize = 64;
 

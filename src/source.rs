@@ -2,8 +2,9 @@
 //! disk, refusing what cannot be one before any parsing.
 
 use crate::diagnostic::{Code, FileReport, Problem, Span};
-use crate::limits::MAX_BYTES;
+use crate::limits::{MAX_BYTES, MAX_SHOWN_LINE_CHARS};
 use miette::NamedSource;
+use std::borrow::Cow;
 
 const BYTE_ORDER_MARK: &[u8] = "\u{feff}".as_bytes();
 
@@ -81,12 +82,14 @@ fn decode(name: &str, mut bytes: Vec<u8>, what: &str) -> Result<Source, LoadErro
         Err(e) => {
             // Show the text up to the bad byte, with the bad byte as a placeholder to point at.
             let at = e.utf8_error().valid_up_to();
-            let mut text = printable(&String::from_utf8_lossy(&e.as_bytes()[..at]));
+            let before = String::from_utf8_lossy(&e.as_bytes()[..at]);
+            let mut text = printable(&clipped_lines(&before));
+            let bad = text.len();
             text.push('?');
             let problem = Problem::error(
                 Code::NotUtf8,
                 "not UTF-8 text",
-                Span::new(at, at + 1),
+                Span::new(bad, bad + 1),
                 format!("byte 0x{:02x} is not valid UTF-8", e.as_bytes()[at]),
             )
             .with_help(format!("{what}s are plain UTF-8 text"));
@@ -95,6 +98,36 @@ fn decode(name: &str, mut bytes: Vec<u8>, what: &str) -> Result<Source, LoadErro
                 problems: vec![problem],
             }))
         }
+    }
+}
+
+/// The text before a bad byte, as its report shows it: each line cut to its first
+/// [`MAX_SHOWN_LINE_CHARS`] characters, and the last, which the bad byte ends, to its last ones.
+/// Line numbers stay true.
+fn clipped_lines(text: &str) -> String {
+    let last = text.rfind('\n').map_or(0, |at| at + 1);
+    let mut shown = String::new();
+    for line in text[..last].lines() {
+        shown.push_str(&head(line, MAX_SHOWN_LINE_CHARS));
+        shown.push('\n');
+    }
+    shown.push_str(&tail(&text[last..], MAX_SHOWN_LINE_CHARS));
+    shown
+}
+
+/// `text` cut after its first `chars` characters, `…` standing for the rest.
+pub fn head(text: &str, chars: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(chars) {
+        Some((cut, _)) => Cow::Owned(format!("{}…", &text[..cut])),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// `text` cut before its last `chars` characters, `…` standing for the rest.
+pub fn tail(text: &str, chars: usize) -> Cow<'_, str> {
+    match text.char_indices().nth_back(chars) {
+        Some((cut, c)) => Cow::Owned(format!("…{}", &text[cut + c.len_utf8()..])),
+        None => Cow::Borrowed(text),
     }
 }
 

@@ -103,8 +103,8 @@ const DEFAULT_MAX_PLIES: u32 = 300;
 pub(crate) enum Reported {
     /// An invalid rule file, position, move or other input: exit code 1.
     Invalid,
-    /// Bad usage that only shows once the game is known, as a seat it does not have: exit
-    /// code 2, as clap gives for the rest.
+    /// Bad usage that clap cannot see, as a seat the game does not have: exit code 2, as clap
+    /// gives for the rest.
     Usage,
 }
 
@@ -382,21 +382,15 @@ fn report_notation(code: Code, name: &str, text: &str, error: NotationError) -> 
 fn excerpt(text: &str, error: &NotationError) -> (String, Span) {
     let start = text.floor_char_boundary(error.start);
     let end = text.ceil_char_boundary(error.end).max(start);
-    let before = text[..start].char_indices().rev().nth(MAX_QUOTED_CHARS - 1);
-    let from = before.map_or(0, |(i, _)| i);
-    let after = text[start..].char_indices().nth(MAX_QUOTED_CHARS);
-    let to = after.map_or(text.len(), |(i, _)| start + i);
-    let lead = if from > 0 { "…" } else { "" };
-    let tail = if to < text.len() { "…" } else { "" };
+    let before = source::tail(&text[..start], MAX_QUOTED_CHARS);
+    let from_start = source::head(&text[start..], MAX_QUOTED_CHARS);
     // `printable` keeps byte lengths, so the offsets still fit.
-    let shown = format!("{lead}{}{tail}", source::printable(&text[from..to]));
-    let span_start = lead.len() + start - from;
-    let span_end = match end > to {
-        true => shown.len(),
-        false => lead.len() + end - from,
-    };
-    // An empty mistake, as a field missing at the end, is pointed at by the character after it.
-    let span_end = span_end.max(shown.ceil_char_boundary(span_start + 1));
+    let shown = source::printable(&format!("{before}{from_start}"));
+    let span_start = before.len();
+    // A mistake cut short takes in the `…`; an empty one, as a field missing at the end, is
+    // pointed at by the character after it.
+    let span_end =
+        shown.ceil_char_boundary(span_start + (end - start).min(from_start.len()).max(1));
     (shown, Span::new(span_start, span_end))
 }
 

@@ -97,15 +97,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         }
     }
     game.transcript().record = args.record.as_deref().map(RecordFile::create).transpose()?;
-    let interrupted = Arc::clone(&game.transcript);
-    interrupt::on_interrupt(move || {
-        let mut transcript = lock(&interrupted);
-        if !transcript.finished {
-            // A record that cannot be written has been reported; the game ends all the same.
-            let _ = transcript.finish(&Stop::Interrupted.describe());
-            interrupt::quit();
-        }
-    });
+    end_on_interrupt(Arc::clone(&game.transcript));
     let stop = game.run(&mut position, &mut std::io::stdin().lock());
     let result = match (position.ending(), stop) {
         (Some(ending), _) => ending.describe(&rules.players.names),
@@ -176,6 +168,18 @@ impl Transcript {
         ));
         recorded
     }
+}
+
+/// Ends the game on Ctrl-C, as interrupted, unless it has ended already.
+fn end_on_interrupt(transcript: Arc<Mutex<Transcript>>) {
+    interrupt::on_interrupt(move || {
+        let mut transcript = lock(&transcript);
+        if !transcript.finished {
+            // A record that cannot be written has been reported; the game ends all the same.
+            let _ = transcript.finish(&Stop::Interrupted.describe());
+            interrupt::quit();
+        }
+    });
 }
 
 /// The transcript, even if a thread panicked holding it: it is whole after every change.

@@ -903,3 +903,27 @@ fn state_words_a_game_cannot_have_are_refused() {
         "`sideways-run=0,0` is not a word of this game's positions: they have none",
     );
 }
+
+/// A file that is not UTF-8 is reported with its lines cut short: a long line is neither echoed
+/// back whole nor drawn past the columns a report can draw (which once panicked).
+#[test]
+fn a_bad_byte_on_a_long_line_is_reported_briefly() {
+    let mut record = "e2e4 ".repeat(200_000).into_bytes();
+    record.extend(b"\xff\n");
+    let mut rules = b"game \"long\"\n// ".to_vec();
+    rules.extend(vec![b'a'; 100_000]);
+    rules.extend(b"\n\xff\n");
+    let (record, rules) = (
+        TempFile::new("long-record", &record),
+        TempFile::new("long-rules", &rules),
+    );
+    let chess = shipped("chess.rules");
+    let moves = format!("@{}", record.path());
+    for args in [
+        &["show", &chess, "--moves", &moves][..],
+        &["check", rules.path()][..],
+    ] {
+        let run = expect(args, 1, "byte 0xff is not valid UTF-8");
+        assert!(run.stderr.len() < 2_000, "{args:?}: {}", run.stderr);
+    }
+}

@@ -6,62 +6,49 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Runs `fairy` with `args` in the project's folder (so that `rules/...` names a shipped file),
-/// `input` on its standard input; returns exit code and output.
-fn fairy(args: &[&str], input: &str) -> (Option<i32>, String, String) {
-    fairy_reading(args, input.as_bytes())
-}
-
-/// As [`fairy`], with input that need not be text, and need not all be read.
-fn fairy_reading(args: &[&str], input: &[u8]) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
+/// The `fairy` command with `args`, run in the project's folder (so that `rules/...` names a
+/// shipped file).
+fn command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fairy"));
+    command
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start fairy");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // Written alongside, as fairy reads it: it may stop reading before the end.
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().expect("fairy runs");
-    writer.join().expect("the input writer");
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+        .args(args);
+    command
 }
 
-/// A `fairy` still running, its standard input open and its output gathered as it comes.
+/// Runs `fairy` with `args`, `input` on its standard input; returns exit code and output.
+fn fairy(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    Running::start(args, input.as_bytes()).finish()
+}
+
+/// A `fairy` still running, its output gathered as it comes.
 struct Running {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// Writes the input, as fairy reads it (it may stop reading before the end), then hands
+    /// back the standard input, open until this is dropped.
+    writer: Option<JoinHandle<ChildStdin>>,
     out: Arc<Mutex<Vec<u8>>>,
     err: Arc<Mutex<Vec<u8>>>,
-    readers: Vec<JoinHandle<()>>,
+    readers: [JoinHandle<()>; 2],
     started: Instant,
 }
 
 impl Running {
-    /// Starts `fairy` with `args` in the project's folder, `input` on its standard input.
-    fn start(args: &[&str], input: &str) -> Running {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
-            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-            .args(args)
+    fn start(args: &[&str], input: &[u8]) -> Running {
+        let mut child = command(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .expect("start fairy");
         let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(input.as_bytes()).expect("write input");
+        let input = input.to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+            stdin
+        });
         let (out, err) = (Arc::default(), Arc::default());
-        let readers = vec![
+        let readers = [
             gather(
                 Box::new(child.stdout.take().expect("stdout")),
                 Arc::clone(&out),
@@ -73,7 +60,7 @@ impl Running {
         ];
         Running {
             child,
-            stdin: Some(stdin),
+            writer: Some(writer),
             out,
             err,
             readers,
@@ -92,9 +79,11 @@ impl Running {
         }
     }
 
-    /// Closes the standard input, and waits for the end.
+    /// Closes the standard input once the input is written, and waits for the end.
     fn finish(mut self) -> (Option<i32>, String, String) {
-        drop(self.stdin.take());
+        if let Some(writer) = self.writer.take() {
+            drop(writer.join().expect("the input writer"));
+        }
         self.end()
     }
 
@@ -151,7 +140,7 @@ const BOTH_HUMAN: [&str; 4] = ["play", "rules/chess.rules", "--seat", "2=human"]
 /// The prompt shows as soon as fairy waits for a turn, though it does not end its line.
 #[test]
 fn the_prompt_shows_before_any_input() {
-    let mut running = Running::start(&BOTH_HUMAN, "");
+    let mut running = Running::start(&BOTH_HUMAN, b"");
     running.wait_for(|out| out.ends_with("White> "));
     let (code, _, err) = running.finish();
     assert_eq!(code, Some(0), "{err}");
@@ -219,7 +208,7 @@ fn a_long_bad_line_is_answered_briefly() {
 /// A line that is not UTF-8 is answered as any other line that is no turn, and the game goes on.
 #[test]
 fn a_line_that_is_not_text_is_answered_and_the_game_goes_on() {
-    let (code, out, err) = fairy_reading(&BOTH_HUMAN, b"\xff\xfe\ne2e4\nquit\n");
+    let (code, out, err) = Running::start(&BOTH_HUMAN, b"\xff\xfe\ne2e4\nquit\n").finish();
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("this line is not UTF-8 text"), "{out}");
     assert!(
@@ -234,7 +223,7 @@ fn a_line_that_is_not_text_is_answered_and_the_game_goes_on() {
 fn a_line_over_4_mib_stops_the_game() {
     let mut input = vec![b'e'; (4 << 20) + 1];
     input.extend(b"\ne2e4\n");
-    let (code, out, err) = fairy_reading(&BOTH_HUMAN, &input);
+    let (code, out, err) = Running::start(&BOTH_HUMAN, &input).finish();
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("longer than 4194304 bytes"), "{err}");
     assert!(err.len() < 200, "{err}");
@@ -248,10 +237,8 @@ fn a_line_over_4_mib_stops_the_game() {
 #[cfg(unix)]
 #[test]
 fn endless_input_stops_the_game_in_time() {
-    let started = std::time::Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_fairy"))
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .args(BOTH_HUMAN)
+    let started = Instant::now();
+    let output = command(&BOTH_HUMAN)
         .stdin(std::fs::File::open("/dev/zero").expect("/dev/zero"))
         .output()
         .expect("fairy runs");
@@ -490,7 +477,7 @@ fn ctrl_c_in_play_records_the_game_so_far() {
     let path = path.to_string_lossy().into_owned();
     let mut args = BOTH_HUMAN.to_vec();
     args.extend(["--record", &path]);
-    let mut running = Running::start(&args, "e2e4\ne7e5\n");
+    let mut running = Running::start(&args, b"e2e4\ne7e5\n");
     running.wait_for(|out| out.contains("last turn: Black e7e5") && out.ends_with("White> "));
     let (code, out, err) = running.interrupt();
     let record = std::fs::read_to_string(&path).unwrap_or_default();
@@ -523,7 +510,7 @@ fn ctrl_c_in_selfplay_reports_the_games_played() {
         "1",
         "--json",
     ];
-    let running = Running::start(&args, "");
+    let running = Running::start(&args, b"");
     // Long enough for some games of two plies to end.
     std::thread::sleep(Duration::from_secs(2));
     let (code, out, err) = running.interrupt();
@@ -541,9 +528,7 @@ fn ctrl_c_in_selfplay_reports_the_games_played() {
 fn a_second_ctrl_c_quits_at_once() {
     let path = std::env::temp_dir().join(format!("fairy-twice-{}.txt", std::process::id()));
     let path = path.to_string_lossy().into_owned();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairy"))
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .args(BOTH_HUMAN)
+    let mut child = command(&BOTH_HUMAN)
         .args(["--record", &path])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -3,7 +3,7 @@
 pub use diagram::{Marks, checking_pieces, diagram, marked_diagram, square_text};
 
 use crate::limits::MAX_QUOTED_CHARS;
-use crate::source::printable;
+use crate::source::{head, printable};
 
 mod diagram;
 pub mod fen;
@@ -13,11 +13,7 @@ pub mod moves;
 /// [`MAX_QUOTED_CHARS`] characters, with `…` for the rest, and control characters shown as `?`
 /// so that no terminal sees an escape sequence.
 pub fn quoted(text: &str) -> String {
-    let (kept, rest) = match text.char_indices().nth(MAX_QUOTED_CHARS) {
-        Some((cut, _)) => (&text[..cut], "…"),
-        None => (text, ""),
-    };
-    format!("`{}{rest}`", printable(kept))
+    format!("`{}`", printable(&head(text, MAX_QUOTED_CHARS)))
 }
 
 /// A mistake in a position or move text, located by byte range within it.
