@@ -516,13 +516,11 @@ impl Position<'_> {
                     .fold(B::NONE, |set, sq| set | self.rules.bits.neighbours::<B>(sq));
                 self.drops_onto(PartKind::Drop, mover, kinds, around.squares(), base, out)
             }),
-            Some(DropZone::Fixed(z)) => {
-                let squares = (0..self.board.len() as Sq)
-                    .filter(|&to| self.rules.zones.contains(z, mover, to));
-                self.drops_onto(PartKind::Drop, mover, kinds, squares, base, out);
-            }
-            None => {
-                let squares = 0..self.board.len() as Sq;
+            fixed => {
+                let squares = (0..self.board.len() as Sq).filter(|&to| match fixed {
+                    Some(DropZone::Fixed(z)) => self.rules.zones.contains(z, mover, to),
+                    _ => true,
+                });
                 self.drops_onto(PartKind::Drop, mover, kinds, squares, base, out);
             }
         }

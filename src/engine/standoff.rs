@@ -17,10 +17,8 @@ impl Position<'_> {
     fn standoff_in<B: Bitboard>(&self, player: usize) -> bool {
         let pieces = &self.rules.pieces;
         let occupied = self.occupied::<B>();
-        let mut kinds = self.rules.derived.standoff_kinds;
-        while kinds != 0 {
-            let kind = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
+        for kind in self.rules.derived.standoff_kinds.squares() {
+            let kind = usize::from(kind);
             let facing = (self.players_still_in())
                 .filter(|&p| p != player)
                 .fold(B::NONE, |set, p| set | self.kinds_set::<B>(p, 1 << kind));
