@@ -750,6 +750,20 @@ fn very_long_names_strings_and_numbers() {
 }
 
 #[test]
+fn problems_far_along_a_line_are_drawn_from_a_window_of_it() {
+    let text = format!("game \"x\"{}zzz\n", " ".repeat(70_000));
+    let verdict = sound("a problem past column 65,535", &text);
+    let shown = render(&text, verdict.problems).expect("rendered");
+    assert!(shown.contains("zzz"), "{shown}");
+    assert!(shown.contains("(line 1, column 70009)"), "{shown}");
+    let widest = shown.lines().map(|line| line.chars().count()).max();
+    assert!(
+        widest < Some(400),
+        "a line of {widest:?} characters in\n{shown}"
+    );
+}
+
+#[test]
 fn huge_numbers_are_located_errors() {
     let chess = chess();
     let cases = [
@@ -1078,11 +1092,7 @@ fn assert_hidden_at_least(verdict: &Loaded, hidden: usize) {
 /// at `MAX_TURNS`, every answer since says it is short, and nothing runs out of memory.
 #[test]
 fn a_turn_with_too_many_ways_stops_and_says_so() {
-    let text = "game \"three drops\"\nboard 26 x 26\nplayer White forward north\n\
-                player Black forward south\npiece Man M { step all }\n\
-                turn { drop then drop then drop }\nsetup White { hand { 30 Man } }\n\
-                setup Black { hand { 30 Man } }\ndraw when no-moves\n";
-    let loaded = pipeline::load(text);
+    let loaded = pipeline::load(include_str!("costly/three-drops.rules"));
     let rules = loaded.rules.expect("a playable file");
     let started = Instant::now();
     let mut position = fairy::engine::Position::start(&rules);

@@ -5,6 +5,7 @@
 mod code;
 mod report;
 mod suggest;
+mod window;
 
 pub use code::Code;
 pub use report::{FileReport, render, render_plain};

@@ -1,7 +1,7 @@
 //! The one miette report that carries every problem of a file, rendered for a terminal or as
 //! plain text.
 
-use super::Problem;
+use super::{Problem, window};
 use miette::{Diagnostic, LabeledSpan, NamedSource, Severity};
 use std::fmt;
 
@@ -71,19 +71,36 @@ pub fn render(report: &FileReport, width: usize, colour: bool) -> String {
         miette::GraphicalTheme::unicode_nocolor()
     };
     let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(width);
-    let rendered = |diagnostic: &dyn Diagnostic| {
+    // Over a cut line the renderer's columns would be the cut text's, so its heading names the
+    // file alone and the label says the place.
+    let cut_handler = handler.clone().without_primary_span_start();
+    let render_with = |handler: &miette::GraphicalReportHandler, diagnostic: &dyn Diagnostic| {
         let mut out = String::new();
         handler
             .render_report(&mut out, diagnostic)
             .expect("rendering into a String cannot fail");
         out
     };
+    let rendered = |diagnostic: &dyn Diagnostic| render_with(&handler, diagnostic);
     let mut parts = vec![rendered(&Summary(report))];
     parts.extend(report.problems.iter().map(|problem| {
-        rendered(&Located {
-            problem,
-            source: &report.source,
-        })
+        match window::windowed(report.source.inner(), problem) {
+            None => rendered(&Located {
+                problem,
+                source: &report.source,
+            }),
+            Some(cut) => render_with(
+                if cut.columns_moved {
+                    &cut_handler
+                } else {
+                    &handler
+                },
+                &Located {
+                    problem: &cut.problem,
+                    source: &NamedSource::new(report.source.name(), cut.text),
+                },
+            ),
+        }
     }));
     parts.join("\n")
 }
