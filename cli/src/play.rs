@@ -106,6 +106,10 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
     };
     game.transcript().finish(&result)?;
     match stop {
+        Some(Stop::TooManyTurns) => {
+            super::complain!("error: {}", fairy::limits::too_many_turns());
+            Err(Reported::Invalid)
+        }
         Some(Stop::InputTooLong) => Err(Reported::Invalid),
         _ => Ok(()),
     }
@@ -122,6 +126,8 @@ enum Stop {
     PlyLimit(usize),
     /// Ctrl-C.
     Interrupted,
+    /// A position had more turns than fairy holds, so that turns can no longer be read or judged.
+    TooManyTurns,
 }
 
 impl Stop {
@@ -131,6 +137,7 @@ impl Stop {
             Stop::Quit | Stop::InputTooLong => "unfinished (stopped)".to_string(),
             Stop::PlyLimit(plies) => format!("unfinished: the ply limit ({plies}) was reached"),
             Stop::Interrupted => "unfinished (interrupted)".to_string(),
+            Stop::TooManyTurns => format!("unfinished ({})", fairy::limits::too_many_turns()),
         }
     }
 }
@@ -296,6 +303,9 @@ impl Game {
                     Err(stop) => return Some(stop),
                 },
             };
+            if position.turns_overflowed() {
+                break Some(Stop::TooManyTurns);
+            }
             self.make(position, turn);
         };
         self.draw(position);
@@ -305,6 +315,9 @@ impl Game {
     /// Reads the human's turn, answering commands on the way, or says why the game stops.
     fn ask(&mut self, position: &mut Position<'_>, input: &mut impl BufRead) -> Result<Turn, Stop> {
         loop {
+            if position.turns_overflowed() {
+                return Err(Stop::TooManyTurns);
+            }
             let name = &position.rules().players.names[position.to_move()];
             emit(&format!("{name}> "));
             let line = match read_line(input) {

@@ -65,6 +65,15 @@ enum Event {
     /// A worker has no more games to play.
     Left,
     Interrupted,
+    /// A game reached a position with more turns than fairy holds: it cannot be played out.
+    TooManyTurns,
+}
+
+/// Why the games stopped before every one was played.
+#[derive(Clone, Copy, PartialEq)]
+enum Halt {
+    Interrupted,
+    TooManyTurns,
 }
 
 /// A worker's way of telling the thread that reports it has left, however it leaves (a panic
@@ -195,31 +204,40 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
                     if index >= games {
                         break;
                     }
-                    let result = play_one(rules, args, seats, index);
-                    if leaving.0.send(Event::Played(index, result)).is_err() {
+                    let event = match play_one(rules, args, seats, index) {
+                        Some(result) => Event::Played(index, result),
+                        None => Event::TooManyTurns,
+                    };
+                    if leaving.0.send(event).is_err() {
                         break;
                     }
                 }
             });
         }
-        let (results, partial) = gather(&events, workers, &progress);
+        let (results, halt) = gather(&events, workers, &progress);
         progress.finish_and_clear();
-        report(rules, args, seats, results, partial);
+        if halt == Some(Halt::TooManyTurns) {
+            complain!("error: {}", fairy::limits::too_many_turns());
+            // A report of only the games that stayed small would mislead; the games still
+            // being played are left unfinished.
+            std::process::exit(1);
+        }
+        report(rules, args, seats, results, halt.is_some());
         // The games still being played are left unfinished.
-        if partial {
+        if halt.is_some() {
             interrupt::quit();
         }
     });
     Ok(())
 }
 
-/// The games' results as they end, until every worker has left or Ctrl-C comes; and whether it
-/// came.
+/// The games' results as they end, until every worker has left or something stops them; and
+/// what did.
 fn gather(
     events: &Receiver<Event>,
     workers: usize,
     progress: &indicatif::ProgressBar,
-) -> (Vec<(usize, GameResult)>, bool) {
+) -> (Vec<(usize, GameResult)>, Option<Halt>) {
     let mut results = Vec::new();
     let mut working = workers;
     while working > 0 {
@@ -229,12 +247,13 @@ fn gather(
                 progress.inc(1);
             }
             Ok(Event::Left) => working -= 1,
-            Ok(Event::Interrupted) => return (results, true),
+            Ok(Event::Interrupted) => return (results, Some(Halt::Interrupted)),
+            Ok(Event::TooManyTurns) => return (results, Some(Halt::TooManyTurns)),
             // Every sender gone: no worker is left either.
             Err(_) => break,
         }
     }
-    (results, false)
+    (results, None)
 }
 
 /// Prints the report of the games played, `partial` if Ctrl-C stopped them.
@@ -247,6 +266,11 @@ fn report(
 ) {
     if results.is_empty() {
         complain!("no game had ended, so there is nothing to report");
+        // A reader of the JSON still gets a document, saying that no game was played.
+        if args.json {
+            let empty = serde_json::json!({ "game": rules.name, "games": 0, "partial": partial });
+            emit(&format!("{empty:#}\n"));
+        }
         return;
     }
     results.sort_by_key(|(index, _)| *index);
@@ -261,8 +285,14 @@ fn report(
     }
 }
 
-/// Plays game `index` to its end or the ply limit.
-fn play_one(rules: &Ruleset, args: &SelfplayArgs, entrants: &[Seat], index: usize) -> GameResult {
+/// Plays game `index` to its end or the ply limit; `None` if it reached a position with more
+/// turns than fairy holds.
+fn play_one(
+    rules: &Ruleset,
+    args: &SelfplayArgs,
+    entrants: &[Seat],
+    index: usize,
+) -> Option<GameResult> {
     let seed = args
         .seed
         .wrapping_mul(0x1_0000_0001)
@@ -280,27 +310,30 @@ fn play_one(rules: &Ruleset, args: &SelfplayArgs, entrants: &[Seat], index: usiz
     let mut position = Position::start(rules);
     for ply in 0..args.max_plies {
         if let Some(ending) = position.ending() {
-            return GameResult {
+            return Some(GameResult {
                 players: ending.players(),
                 won: matches!(ending, fairy::engine::outcome::Ending::Win { .. }),
                 cause: Some(ending.cause()),
                 plies: ply,
                 turned,
-            };
+            });
         }
         let mover = position.to_move();
         let Some(turn) = players[mover].choose(&mut position) else {
             break;
         };
+        if position.turns_overflowed() {
+            return None;
+        }
         position.make(&turn);
     }
-    GameResult {
+    Some(GameResult {
         players: position.alive(),
         won: false,
         cause: None,
         plies: args.max_plies,
         turned,
-    }
+    })
 }
 
 fn summarise(

@@ -493,6 +493,34 @@ fn ctrl_c_in_play_records_the_game_so_far() {
     );
 }
 
+/// A position with more turns than fairy holds stops `play` and `selfplay` with an error: no
+/// turn could be read or judged for sure.
+#[test]
+fn too_many_turns_stop_play_and_selfplay() {
+    let file = "tests/costly/three-drops.rules";
+    let seats = ["--seat", "1=random", "--seat", "2=random"];
+    let (code, out, err) = fairy(&[&["play", file][..], &seats].concat(), "");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("ways to make a turn"), "{err}");
+    assert!(
+        out.contains("result: unfinished (stopped: a position has more"),
+        "{out}"
+    );
+    let (code, _, err) = fairy(&["play", file, "--moves", "M@a1,M@a2,M@a3"], "");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("--moves: stopped: a position has more"),
+        "{err}"
+    );
+    let (code, out, err) = fairy(
+        &[&["selfplay", file, "--games", "2"][..], &seats].concat(),
+        "",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("ways to make a turn"), "{err}");
+    assert!(out.is_empty(), "no report of a cut-short run: {out}");
+}
+
 /// Ctrl-C during `selfplay` reports the games played so far, marked partial.
 #[cfg(unix)]
 #[test]
@@ -519,6 +547,30 @@ fn ctrl_c_in_selfplay_reports_the_games_played() {
     assert_eq!(report["partial"], true, "{out}");
     let games = report["games"].as_u64().expect("games");
     assert!((1..1_000_000).contains(&games), "{games} games");
+}
+
+/// Ctrl-C before any game of `selfplay --json` has ended still gives one JSON document, saying
+/// that no game was played.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_before_any_game_ends_still_gives_a_json_document() {
+    let args = [
+        "selfplay",
+        "rules/chess.rules",
+        "--games",
+        "1",
+        "--think-ms",
+        "5000",
+        "--json",
+    ];
+    let running = Running::start(&args, b"");
+    std::thread::sleep(Duration::from_secs(1));
+    let (code, out, err) = running.interrupt();
+    assert_eq!(code, Some(130), "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(report["partial"], true, "{out}");
+    assert_eq!(report["games"], 0, "{out}");
+    assert!(err.contains("no game had ended"), "{err}");
 }
 
 /// A second Ctrl-C quits at once, even while the first is still finishing: here, waiting to

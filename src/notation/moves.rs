@@ -65,6 +65,10 @@ pub fn read(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
     }
     let mut legal = Vec::new();
     position.every_way(&mut legal);
+    // In a cut-short list a legal turn may be missing: no answer is sure.
+    if position.turns_overflowed() {
+        return Err(crate::limits::too_many_turns());
+    }
     let texts: Vec<String> = legal.iter().map(|turn| write(position, turn)).collect();
     let mut matching = legal.iter().zip(&texts).filter(|(_, t)| *t == text);
     match (matching.next(), matching.next()) {
