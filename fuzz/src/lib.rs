@@ -4,14 +4,17 @@
 //! text that reads must leave a position that does too.
 
 use fairy::compile::Ruleset;
-use fairy::pipeline::{self, Loaded};
 use fairy::consistency::{Walk, playable};
 use fairy::diagnostic::{FileReport, render_plain};
 use fairy::engine::Position;
 use fairy::notation::{fen, moves};
+use fairy::pipeline::{self, Loaded};
 use miette::NamedSource;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::time::Duration;
+
+pub mod caps;
 
 /// Rule files made up from the language's concepts, the same generator the property test uses.
 #[path = "../../tests/common/generate.rs"]
@@ -40,6 +43,67 @@ pub fn rule_file(data: &[u8]) {
         Ok(Some(rules)) => walk(Position::start(&rules), seed(data), 12),
         Ok(None) => {}
         Err(disagreement) => panic!("{disagreement}"),
+    }
+}
+
+/// The most one input of the `resources` target may hold at once, and take: far more than any
+/// real variant needs, far less than an input that cost minutes or gigabytes.
+pub const RESOURCE_MEMORY: usize = 1 << 30;
+pub const RESOURCE_TIME: Duration = Duration::from_secs(3);
+
+/// A rule file (the rest of the input as text when the first byte is even, else made by the
+/// generator from the rest), run as the commands run it with their defaults, under the caps of
+/// [`caps::within`]: what a small valid file may make fairy spend is bounded by design.
+pub fn resources(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let text = match pick % 2 {
+        0 => match std::str::from_utf8(rest) {
+            Ok(text) => text.to_string(),
+            Err(_) => return,
+        },
+        _ => generate::rule_file(&mut generate::Bytes(rest)),
+    };
+    caps::within(RESOURCE_MEMORY, RESOURCE_TIME, || {
+        commands(&text, seed(data))
+    });
+}
+
+/// What `check`, then `show`, `moves`, `perft 1` and a game of a few plies between the computer
+/// (thinking 20 ms a turn) and a random player do with a file.
+fn commands(text: &str, seed: u64) {
+    let loaded = pipeline::load(text);
+    if !loaded.problems.is_empty() {
+        let report = FileReport {
+            source: NamedSource::new("fuzz.rules", fairy::source::printable(text)),
+            problems: loaded.problems,
+        };
+        render_plain(&report, 100);
+    }
+    let Some(rules) = loaded.rules else {
+        return;
+    };
+    let mut position = Position::start(&rules);
+    let mut players = [
+        fairy::ai::Player::computer(&rules, Duration::from_millis(20), seed),
+        fairy::ai::Player::random(seed),
+    ];
+    for ply in 0..6 {
+        if position.ending().is_some() {
+            return;
+        }
+        moves::legal_texts(&mut position);
+        fairy::engine::perft::Perft::new(1)
+            .with_limit(1 << 20)
+            .count(&mut position);
+        if position.turns_overflowed() {
+            return;
+        }
+        let Some(turn) = players[ply % 2].choose(&mut position) else {
+            return;
+        };
+        position.make(&turn);
     }
 }
 
@@ -142,22 +206,31 @@ fn game(data: &[u8]) -> Option<(&'static Ruleset, &[u8])> {
 pub fn write_seeds(project: &Path, dir: &Path) -> std::io::Result<usize> {
     let mut written = 0;
     let rules_dir = dir.join("rule_file");
+    let resources_dir = dir.join("resources");
     std::fs::create_dir_all(&rules_dir)?;
+    std::fs::create_dir_all(&resources_dir)?;
     for file in rule_files(project)? {
         let name = file
             .strip_prefix(project)
             .unwrap_or(&file)
             .to_string_lossy()
             .replace('/', "_");
-        std::fs::copy(&file, rules_dir.join(name))?;
-        written += 1;
+        let text = std::fs::read(&file)?;
+        std::fs::write(rules_dir.join(&name), &text)?;
+        // An even first byte: the rest is the rule file's text.
+        std::fs::write(resources_dir.join(&name), [&[0u8][..], &text].concat())?;
+        written += 2;
     }
     std::fs::create_dir_all(dir.join("generated_rules"))?;
     for seed in 0..16u8 {
         let bytes: Vec<u8> = (0..64u8)
             .map(|i| i.wrapping_mul(seed.wrapping_add(7)))
             .collect();
-        std::fs::write(dir.join(format!("generated_rules/{seed}")), bytes)?;
+        std::fs::write(dir.join(format!("generated_rules/{seed}")), &bytes)?;
+        // An odd first byte: the rest steers the generator.
+        let steered = [&[1u8][..], &bytes].concat();
+        std::fs::write(resources_dir.join(format!("generated-{seed}")), steered)?;
+        written += 2;
     }
     for target in ["position_text", "move_text"] {
         std::fs::create_dir_all(dir.join(target))?;

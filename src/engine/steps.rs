@@ -66,7 +66,8 @@ impl<'r> Position<'r> {
             }
         }
         self.ways(out);
-        if self.rules.derived.coinciding != Coinciding::Never {
+        // A cut-short list is no answer: it is not worth a make and unmake per turn.
+        if self.rules.derived.coinciding != Coinciding::Never && !self.turns_overflowed {
             self.merge_same_results(out);
         }
     }
@@ -146,6 +147,11 @@ impl<'r> Position<'r> {
         for tier in tiers(plans) {
             for plan in tier {
                 self.steps(request, &plan.steps, Turn::EMPTY, out);
+            }
+            // Judging millions of turns of a cut-short list, each perhaps by every reply, would
+            // cost minutes for no answer.
+            if self.turns_overflowed {
+                return;
             }
             self.keep_lawful(request, out);
             if !out.is_empty() {
