@@ -1088,6 +1088,24 @@ fn assert_hidden_at_least(verdict: &Loaded, hidden: usize) {
     assert!(count >= hidden, "{last}");
 }
 
+/// Legality by the opponent's replies searches them move by move and stops at the first that
+/// captures the royal piece, rather than building every reply, arrows and all, of every turn.
+#[test]
+fn turns_judged_by_replies_cost_little() {
+    let loaded = pipeline::load(include_str!("costly/arrows-in-check.rules"));
+    let rules = loaded.rules.expect("a playable file");
+    let started = Instant::now();
+    let mut position = fairy::engine::Position::start(&rules);
+    assert!(position.in_check());
+    let mut counter = fairy::engine::perft::Perft::new(1);
+    assert_eq!(counter.count(&mut position), 548);
+    assert!(
+        started.elapsed() < SLOW_CASE_LIMIT,
+        "{:?}",
+        started.elapsed()
+    );
+}
+
 /// Three drops a turn on 26×26 make about 3×10⁸ ways of making the first turn: generation stops
 /// at `MAX_TURNS`, every answer since says it is short, and nothing runs out of memory.
 #[test]

@@ -55,19 +55,20 @@ pub const RESOURCE_TIME: Duration = Duration::from_secs(3);
 /// generator from the rest), run as the commands run it with their defaults, under the caps of
 /// [`caps::within`]: what a small valid file may make fairy spend is bounded by design.
 pub fn resources(data: &[u8]) {
-    let Some((&pick, rest)) = data.split_first() else {
-        return;
-    };
-    let text = match pick % 2 {
-        0 => match std::str::from_utf8(rest) {
-            Ok(text) => text.to_string(),
-            Err(_) => return,
-        },
-        _ => generate::rule_file(&mut generate::Bytes(rest)),
-    };
-    caps::within(RESOURCE_MEMORY, RESOURCE_TIME, || {
-        commands(&text, seed(data))
-    });
+    if let Some(text) = resource_text(data) {
+        caps::within(RESOURCE_MEMORY, RESOURCE_TIME, || {
+            commands(&text, seed(data))
+        });
+    }
+}
+
+/// The rule file an input of [`resources`] stands for; `None` for text that is not UTF-8.
+pub fn resource_text(data: &[u8]) -> Option<String> {
+    let (&pick, rest) = data.split_first()?;
+    match pick % 2 {
+        0 => std::str::from_utf8(rest).ok().map(str::to_string),
+        _ => Some(generate::rule_file(&mut generate::Bytes(rest))),
+    }
 }
 
 /// What `check`, then `show`, `moves`, `perft 1` and a game of a few plies between the computer

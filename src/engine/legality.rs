@@ -4,8 +4,10 @@
 
 use super::pins::Pins;
 use super::position::Position;
+use super::steps::Request;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
+use crate::compile::turns::{Action, Plan, Step};
 use crate::compile::{Code, Legality, NO_SQUARE, Sq};
 
 /// What proves one player's turns legal in a position (see [`Position::guard`]).
@@ -25,7 +27,7 @@ pub(super) struct Guard<B> {
     pub exposed: Option<B>,
 }
 
-impl Position<'_> {
+impl<'r> Position<'r> {
     /// Removes from `out` the turns of `player` that leave a royal piece capturable. When the
     /// royal piece is not attacked, a plain move of another piece is proven legal by the pins
     /// alone; the other turns are tested on bitboards, made only when that cannot follow them.
@@ -135,18 +137,96 @@ impl Position<'_> {
         let opponent = self.to_move;
         let safe = match self.plans_of(opponent) {
             Some(plans) if self.may_remove_royal(player, opponent, Some(plans)) => {
-                let mut replies = self.scratch.pop().unwrap_or_default();
-                self.pseudo_turns(opponent, plans, &mut replies);
-                let safe = !replies
-                    .iter()
-                    .any(|reply| self.removes_royal(reply, opponent, player));
-                self.scratch.push(replies);
-                safe
+                !self.some_reply_removes_royal(opponent, plans, player)
             }
             _ => true,
         };
         self.unmake();
         safe
+    }
+
+    /// Whether some turn `by` could make by `plans` removes a royal piece of `victim`. Where
+    /// no counter limits a turn and no trigger adds steps, the turns are searched step by
+    /// step, stopping at the first that removes one, and a turn's later steps are only checked
+    /// to be possible (an arrow after the capturing move, say): they cannot bring the piece
+    /// back. Otherwise every reply is built and tested.
+    fn some_reply_removes_royal(&mut self, by: usize, plans: &'r [Plan], victim: usize) -> bool {
+        if !self.rules.derived.counter_limits && self.rules.turns.triggers.is_empty() {
+            let request = Request {
+                start: self.journal_len(),
+                ..Request::every_turn(by, self.rules)
+            };
+            return (plans.iter())
+                .any(|plan| self.steps_remove_royal(request, &plan.steps, Turn::EMPTY, victim));
+        }
+        let mut replies = self.scratch.pop().unwrap_or_default();
+        self.pseudo_turns(by, plans, &mut replies);
+        let found = replies
+            .iter()
+            .any(|reply| self.removes_royal(reply, by, victim));
+        self.scratch.push(replies);
+        found
+    }
+
+    /// Whether some way of carrying out `steps` after `partial` (already on the board) removes
+    /// every royal piece of `victim` and can be completed.
+    fn steps_remove_royal(
+        &mut self,
+        request: Request,
+        steps: &'r [Step],
+        partial: Turn,
+        victim: usize,
+    ) -> bool {
+        // Arrows, unblocking and passing take nothing: once only they are left, nothing will.
+        let harmless = |step: &Step| {
+            matches!(
+                step.action,
+                Action::Shoot(_) | Action::Unblock | Action::Pass
+            )
+        };
+        let Some((step, rest)) = steps.split_first().filter(|_| !steps.iter().all(harmless)) else {
+            return false;
+        };
+        if step.optional && self.steps_remove_royal(request, rest, partial, victim) {
+            return true;
+        }
+        if (step.condition).is_some_and(|c| self.counter(request.player, c as usize) == 0) {
+            return false;
+        }
+        let mut options = self.scratch.pop().unwrap_or_default();
+        options.clear();
+        self.choices(request, &step.action, partial, &mut options);
+        let mut found = false;
+        for option in &options {
+            let mark = self.mark();
+            for part in &option.parts()[partial.len()..] {
+                self.apply(part, request.player);
+            }
+            found = match self.has_royal(victim) {
+                true => self.steps_remove_royal(request, rest, *option, victim),
+                false => self.can_complete(request, rest, *option),
+            };
+            self.rewind(mark);
+            if found {
+                break;
+            }
+        }
+        self.scratch.push(options);
+        found
+    }
+
+    /// Whether `steps` can be carried out after `partial` (already on the board).
+    fn can_complete(&mut self, request: Request, steps: &'r [Step], partial: Turn) -> bool {
+        let mut done = self.scratch.pop().unwrap_or_default();
+        done.clear();
+        let first = Request {
+            enough: 1,
+            ..request
+        };
+        self.steps(first, steps, partial, &mut done);
+        let complete = !done.is_empty();
+        self.scratch.push(done);
+        complete
     }
 
     /// Whether `by` making `reply` removes a royal piece of `victim`, the reply being a turn

@@ -288,7 +288,13 @@ impl<'r> Position<'r> {
     }
 
     /// Each way of carrying out one step after `partial`, into `out`.
-    fn choices(&self, request: Request, action: &Action, partial: Turn, out: &mut Vec<Turn>) {
+    pub(super) fn choices(
+        &self,
+        request: Request,
+        action: &Action,
+        partial: Turn,
+        out: &mut Vec<Turn>,
+    ) {
         let player = request.player;
         match action {
             Action::Move { pieces } => {
