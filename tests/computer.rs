@@ -96,3 +96,23 @@ fn the_computer_keeps_its_time_when_nodes_are_slow() {
         position.make(&found.turn);
     }
 }
+
+/// Where judging the turns of one position met in the search takes longer than the time for a
+/// whole turn (here legality by every reply, with arrows, among four players), the judging
+/// stops at the deadline too: the choice after two plies took 900 ms for 20.
+#[test]
+fn the_computer_keeps_its_time_when_one_position_is_slow() {
+    let rules = ruleset("tests/costly/four-arrows");
+    let mut position = Position::start(&rules);
+    fairy::notation::moves::play(&mut position, "h9i2b,i2g4 f9f6,f6f1").expect("legal moves");
+    let mut searcher = Searcher::new(&rules, 2018269762255691372);
+    let think = Duration::from_millis(20);
+    let started = Instant::now();
+    searcher.choose(&mut position, think).expect("a legal turn");
+    let took = started.elapsed();
+    assert!(took < think * 2 + Duration::from_millis(20), "{took:?}");
+    assert!(
+        !position.timed_out(),
+        "the deadline is lifted after the choice"
+    );
+}

@@ -123,6 +123,8 @@ impl Searcher {
         if root.len() == 1 {
             return Some(best);
         }
+        // Where one generation can outlast the budget, it stops at the deadline too.
+        position.set_deadline(Some(self.deadline));
         for depth in 1..=MAX_PLY {
             let Some((turn, score)) = self.root(position, &mut root, depth) else {
                 break;
@@ -137,6 +139,7 @@ impl Searcher {
                 break;
             }
         }
+        position.set_deadline(None);
         best.nodes = self.nodes;
         Some(best)
     }
@@ -187,9 +190,12 @@ impl Searcher {
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         position.legal_turns(&mut list);
-        if list.is_empty() {
+        if self.cut_short(position) || list.is_empty() {
             self.lists[ply] = list;
-            return self.ended(position, ply);
+            return match self.stopped {
+                true => 0,
+                false => self.ended(position, ply),
+            };
         }
         let slot = (position.hash() as usize) & (self.table.len() - 1);
         let entry = self.table[slot];
@@ -323,9 +329,12 @@ impl Searcher {
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         position.legal_turns(&mut list);
-        if list.is_empty() {
+        if self.cut_short(position) || list.is_empty() {
             self.lists[ply] = list;
-            return self.ended(position, ply);
+            return match self.stopped {
+                true => 0,
+                false => self.ended(position, ply),
+            };
         }
         if done {
             self.lists[ply] = list;
@@ -424,6 +433,13 @@ impl Searcher {
             sq => sq as usize,
         };
         index(main.from) * (self.squares + 1) + index(main.to)
+    }
+
+    /// Whether the last generation stopped at the deadline, its list short: the search then
+    /// stops, and nothing it found since counts.
+    fn cut_short(&mut self, position: &Position<'_>) -> bool {
+        self.stopped |= position.timed_out();
+        self.stopped
     }
 
     fn out_of_time(&mut self) -> bool {

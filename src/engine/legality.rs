@@ -34,7 +34,10 @@ impl<'r> Position<'r> {
     pub(super) fn keep_legal(&mut self, player: usize, out: &mut Vec<Turn>) {
         match self.rules.derived.legality {
             Legality::Free => {}
-            Legality::Reply => out.retain(|turn| self.survives_replies(turn, player)),
+            // Each turn may cost a search of the replies: a caller's deadline is kept here.
+            Legality::Reply => {
+                out.retain(|turn| !self.past_deadline() && self.survives_replies(turn, player))
+            }
             Legality::Pins | Legality::MakeAndTest => {
                 at_width!(self.rules, B => self.keep_safe::<B>(player, out))
             }

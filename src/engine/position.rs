@@ -7,6 +7,7 @@ use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::{Bitboard, Masks};
 use crate::compile::turns::{Phase, PhaseEnd};
 use crate::compile::{BLOCKED, Code, EMPTY, Explosion, NO_SQUARE, Ruleset, Sq};
+use std::time::Instant;
 
 /// One change to the position's variable-length state, with the value it replaced.
 #[derive(Clone, Copy, Debug)]
@@ -110,6 +111,11 @@ pub struct Position<'r> {
     /// Whether some position's turns were cut short at [`MAX_TURNS`](crate::limits::MAX_TURNS):
     /// every answer since may be short, and says so.
     pub(super) turns_overflowed: bool,
+    /// When a caller with a time budget (the computer player) must have its answer: legality
+    /// by replies stops judging turns past it.
+    deadline: Option<Instant>,
+    /// Some generation since the deadline was set stopped at it, so its list is short.
+    pub(super) timed_out: bool,
 }
 
 impl<'r> Position<'r> {
@@ -150,6 +156,8 @@ impl<'r> Position<'r> {
             ready: None,
             gates: vec![false; if rules.derived.gates { squares } else { 0 }],
             turns_overflowed: false,
+            deadline: None,
+            timed_out: false,
         };
         for (sq, &code) in setup.board.iter().enumerate() {
             position.set_square(sq as Sq, code);
@@ -289,6 +297,28 @@ impl<'r> Position<'r> {
     /// The players still in the game, in turn order.
     pub(super) fn players_still_in(&self) -> impl Iterator<Item = usize> + use<'_, 'r> {
         (0..self.rules.players.count()).filter(|&p| self.alive & (1 << p) != 0)
+    }
+
+    /// Sets (or with `None`, lifts) the time by which generations must end: past it, legality
+    /// by replies stops judging turns, keeping none of those left, and
+    /// [`timed_out`](Self::timed_out) says so until the deadline is set again.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.timed_out = false;
+    }
+
+    /// Whether some generation since the deadline was set stopped at it, so that lists and
+    /// answers since may be short.
+    pub fn timed_out(&self) -> bool {
+        self.timed_out
+    }
+
+    /// Whether the deadline has passed, reading the clock only while it has not.
+    pub(super) fn past_deadline(&mut self) -> bool {
+        if !self.timed_out && self.deadline.is_some_and(|at| Instant::now() >= at) {
+            self.timed_out = true;
+        }
+        self.timed_out
     }
 
     /// Whether some position since this one was set up had more turns than fairy holds (see
