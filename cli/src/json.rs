@@ -2,7 +2,7 @@
 //! and tools. The shapes are documented in the README.
 
 use fairy::compile::NO_SQUARE;
-use fairy::diagnostic::Problem;
+use fairy::diagnostic::{Problem, line_and_column};
 use fairy::engine::Position;
 use fairy::engine::outcome::Ending;
 use fairy::notation::{checking_pieces, fen, square_text};
@@ -51,17 +51,6 @@ fn problem(text: &str, problem: &Problem) -> Value {
         "help": problem.help,
         "notes": notes,
     })
-}
-
-/// Line and column of byte `at`, both from 1, the column counted in characters.
-fn line_and_column(text: &str, at: usize) -> (usize, usize) {
-    let at = at.min(text.len());
-    let before = text.get(..at).unwrap_or(text);
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (
-        before.matches('\n').count() + 1,
-        before[line_start..].chars().count() + 1,
-    )
 }
 
 /// The position as `show` draws it: the board by ranks from the top, whose turn, the result,

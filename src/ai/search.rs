@@ -188,15 +188,10 @@ impl Searcher {
         if depth == 0 || ply >= MAX_PLY {
             return self.captures(position, alpha, beta, ply, CAPTURE_PLIES);
         }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        position.legal_turns(&mut list);
-        if self.cut_short(position) || list.is_empty() {
-            self.lists[ply] = list;
-            return match self.stopped {
-                true => 0,
-                false => self.ended(position, ply),
-            };
-        }
+        let mut list = match self.turns_at(position, ply) {
+            Ok(list) => list,
+            Err(score) => return score,
+        };
         let slot = (position.hash() as usize) & (self.table.len() - 1);
         let entry = self.table[slot];
         let known = entry.hash == position.hash();
@@ -327,15 +322,10 @@ impl Searcher {
         if done && !(position.rules().derived.royal && position.in_check()) {
             return stand;
         }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        position.legal_turns(&mut list);
-        if self.cut_short(position) || list.is_empty() {
-            self.lists[ply] = list;
-            return match self.stopped {
-                true => 0,
-                false => self.ended(position, ply),
-            };
-        }
+        let mut list = match self.turns_at(position, ply) {
+            Ok(list) => list,
+            Err(score) => return score,
+        };
         if done {
             self.lists[ply] = list;
             return stand;
@@ -435,11 +425,21 @@ impl Searcher {
         index(main.from) * (self.squares + 1) + index(main.to)
     }
 
-    /// Whether the last generation stopped at the deadline, its list short: the search then
-    /// stops, and nothing it found since counts.
-    fn cut_short(&mut self, position: &Position<'_>) -> bool {
+    /// The legal turns at `ply`, in its reusable list; or the score to return instead: the
+    /// position's end when it has none, nothing when the generation stopped at the deadline
+    /// (its list short, the search stops, and nothing it found since counts).
+    fn turns_at(&mut self, position: &mut Position<'_>, ply: usize) -> Result<Vec<Turn>, i32> {
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        position.legal_turns(&mut list);
         self.stopped |= position.timed_out();
-        self.stopped
+        if !self.stopped && !list.is_empty() {
+            return Ok(list);
+        }
+        self.lists[ply] = list;
+        Err(match self.stopped {
+            true => 0,
+            false => self.ended(position, ply),
+        })
     }
 
     fn out_of_time(&mut self) -> bool {

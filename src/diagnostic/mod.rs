@@ -144,6 +144,17 @@ impl Diagnostic for Problem {
     }
 }
 
+/// Line and column of byte `at`, both from 1, the column counted in characters.
+pub fn line_and_column(text: &str, at: usize) -> (usize, usize) {
+    let at = at.min(text.len());
+    let before = text.get(..at).unwrap_or(text);
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
 /// Keeps the first [`MAX_PROBLEMS`] problems and says how many more there were.
 pub fn limit_problems(problems: &mut Vec<Problem>) {
     if problems.len() <= MAX_PROBLEMS {

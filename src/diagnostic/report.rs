@@ -84,7 +84,7 @@ pub fn render(report: &FileReport, width: usize, colour: bool) -> String {
     let rendered = |diagnostic: &dyn Diagnostic| render_with(&handler, diagnostic);
     let mut parts = vec![rendered(&Summary(report))];
     parts.extend(report.problems.iter().map(|problem| {
-        match window::windowed(report.source.inner(), problem) {
+        match window::windowed(report.source.inner(), problem, width) {
             None => rendered(&Located {
                 problem,
                 source: &report.source,

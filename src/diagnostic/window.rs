@@ -1,11 +1,18 @@
-//! Long lines cut to a window around what a problem points at. A report draws at most
-//! [`MAX_SHOWN_LINE_CHARS`] characters of a line: nobody reads a longer one whole, and the
-//! renderer cannot draw a label past column 65,535 at all.
+//! Long lines cut to a window around what a problem points at. A line of more than
+//! [`MAX_SHOWN_LINE_CHARS`] characters is drawn as a window that fits the report's width:
+//! nobody reads such a line whole, and the renderer cannot draw a label past column 65,535.
 
-use super::{Problem, Span};
+use super::{Problem, Span, line_and_column};
 use crate::limits::MAX_SHOWN_LINE_CHARS;
 
 const ELLIPSIS: &str = "…";
+
+/// Columns of a report's line taken by other than the source: the line number, the bar, the
+/// ellipses.
+const GUTTER: usize = 12;
+
+/// The narrowest window, however narrow the report.
+const NARROWEST: usize = 40;
 
 /// A problem over a source whose overlong lines are cut.
 pub struct Windowed {
@@ -17,14 +24,17 @@ pub struct Windowed {
     pub columns_moved: bool,
 }
 
-/// The problem over its source with every overlong line cut to a window; `None` when no line is
-/// too long to draw.
-pub fn windowed(source: &str, problem: &Problem) -> Option<Windowed> {
+/// The problem over its source with every overlong line cut to a window that fits a report
+/// `width` columns wide; `None` when no line is too long to draw.
+pub fn windowed(source: &str, problem: &Problem, width: usize) -> Option<Windowed> {
     if !source.lines().any(is_too_long) {
         return None;
     }
     let anchors: Vec<usize> = problem_spans(problem).map(|span| span.start).collect();
-    let cut = Cut::new(source, &anchors);
+    let room = width
+        .saturating_sub(GUTTER)
+        .clamp(NARROWEST, MAX_SHOWN_LINE_CHARS);
+    let cut = Cut::new(source, &anchors, room);
     let mut moved = problem.clone();
     moved.span = cut.span(problem.span);
     for (span, _) in &mut moved.notes {
@@ -33,7 +43,8 @@ pub fn windowed(source: &str, problem: &Problem) -> Option<Windowed> {
     let columns_moved =
         line_offset(source, problem.span.start) != line_offset(&cut.text, moved.span.start);
     if columns_moved {
-        moved.label = format!("{} ({})", problem.label, place(source, problem.span.start));
+        let (line, column) = line_and_column(source, problem.span.start);
+        moved.label = format!("{} (line {line}, column {column})", problem.label);
     }
     Some(Windowed {
         text: cut.text,
@@ -45,15 +56,6 @@ pub fn windowed(source: &str, problem: &Problem) -> Option<Windowed> {
 /// How many bytes into its line an offset is.
 fn line_offset(text: &str, at: usize) -> usize {
     at - text[..at].rfind('\n').map_or(0, |newline| newline + 1)
-}
-
-/// The line and column, counted in characters from 1, of a byte offset.
-fn place(source: &str, at: usize) -> String {
-    let before = &source[..at.min(source.len())];
-    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
-    let line = before.matches('\n').count() + 1;
-    let column = before[line_start..].chars().count() + 1;
-    format!("line {line}, column {column}")
 }
 
 fn is_too_long(line: &str) -> bool {
@@ -74,13 +76,16 @@ struct Kept {
 struct Cut {
     text: String,
     kept: Vec<Kept>,
+    /// The characters a window keeps.
+    room: usize,
 }
 
 impl Cut {
-    fn new(source: &str, anchors: &[usize]) -> Self {
+    fn new(source: &str, anchors: &[usize], room: usize) -> Self {
         let mut cut = Cut {
             text: String::with_capacity(source.len().min(1 << 16)),
             kept: Vec::new(),
+            room,
         };
         let mut line_start = 0;
         for line in source.split_inclusive('\n') {
@@ -102,15 +107,15 @@ impl Cut {
         cut
     }
 
-    /// Keeps [`MAX_SHOWN_LINE_CHARS`] characters of `line` around byte `anchor`, a quarter of
+    /// Keeps `room` characters of `line` (longer than that) around byte `anchor`, a quarter of
     /// them before it, marking what is left out.
     fn push_window(&mut self, line: &str, line_start: usize, anchor: usize) {
         let chars: Vec<usize> = line.char_indices().map(|(at, _)| at).collect();
         let anchor_char = chars.partition_point(|&at| at < anchor);
         let first = anchor_char
-            .saturating_sub(MAX_SHOWN_LINE_CHARS / 4)
-            .min(chars.len() - MAX_SHOWN_LINE_CHARS);
-        let last = first + MAX_SHOWN_LINE_CHARS;
+            .saturating_sub(self.room / 4)
+            .min(chars.len() - self.room);
+        let last = first + self.room;
         let (from, to) = (chars[first], chars.get(last).copied().unwrap_or(line.len()));
         if from > 0 {
             self.text.push_str(ELLIPSIS);
@@ -161,20 +166,23 @@ mod tests {
     use super::*;
     use crate::diagnostic::Code;
 
+    /// A report wide enough for the widest window.
+    const WIDE: usize = MAX_SHOWN_LINE_CHARS + GUTTER;
+
     fn problem_at(start: usize, end: usize) -> Problem {
         Problem::error(Code::SyntaxError, "bad", Span::new(start, end), "here")
     }
 
     #[test]
     fn short_lines_are_left_alone() {
-        assert!(windowed("game \"x\"\nzzz\n", &problem_at(9, 12)).is_none());
+        assert!(windowed("game \"x\"\nzzz\n", &problem_at(9, 12), WIDE).is_none());
     }
 
     #[test]
     fn a_problem_on_a_short_line_keeps_its_label_when_another_line_is_cut() {
         let source = format!("// {}\nzzz\n", "x".repeat(300));
         let at = source.find("zzz").unwrap();
-        let cut = windowed(&source, &problem_at(at, at + 3)).unwrap();
+        let cut = windowed(&source, &problem_at(at, at + 3), WIDE).unwrap();
         assert!(!cut.columns_moved);
         assert_eq!(cut.problem.label, "here");
         assert_eq!(
@@ -195,7 +203,7 @@ mod tests {
             text,
             problem: moved,
             columns_moved,
-        } = windowed(&source, &problem_at(at, at + 3)).unwrap();
+        } = windowed(&source, &problem_at(at, at + 3), WIDE).unwrap();
         assert!(columns_moved);
         assert_eq!(&text[moved.span.start..moved.span.end], "zzz");
         assert_eq!(moved.label, "here (line 1, column 70009)");
@@ -214,13 +222,21 @@ mod tests {
     }
 
     #[test]
+    fn a_window_fits_the_report() {
+        let source = format!("{}\n", "x".repeat(1_000));
+        let cut = windowed(&source, &problem_at(500, 501), 100).unwrap();
+        let line = cut.text.lines().next().unwrap();
+        assert_eq!(line.chars().count(), 100 - GUTTER + 2, "{line}");
+    }
+
+    #[test]
     fn a_span_running_past_the_window_ends_with_it() {
         let source = format!("{}\n", "x".repeat(1_000));
         let Windowed {
             text,
             problem: moved,
             ..
-        } = windowed(&source, &problem_at(10, 900)).unwrap();
+        } = windowed(&source, &problem_at(10, 900), WIDE).unwrap();
         assert_eq!(moved.span.start, 10);
         assert_eq!(
             &text[moved.span.end..moved.span.end + ELLIPSIS.len()],

@@ -115,7 +115,7 @@ pub struct Position<'r> {
     /// by replies stops judging turns past it.
     deadline: Option<Instant>,
     /// Some generation since the deadline was set stopped at it, so its list is short.
-    pub(super) timed_out: bool,
+    timed_out: bool,
 }
 
 impl<'r> Position<'r> {
