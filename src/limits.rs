@@ -44,6 +44,14 @@ pub const MAX_PARTS: usize = 4;
 /// 150 MB of turns) and says so: a turn of three drops on 26×26 has 3×10⁸ ways.
 pub const MAX_TURNS: usize = 1 << 22;
 
+/// `fairy check` warns of a file whose positions its cost estimate finds may have more ways to
+/// make a turn than this: lists this long take seconds to judge and hundreds of megabytes.
+pub const TURNS_WORTH_A_WARNING: u64 = 1 << 20;
+
+/// `fairy check` warns of a file where judging one position's turns by the opponent's replies
+/// may examine more replies than this: seconds or minutes for a position.
+pub const REPLIES_WORTH_A_WARNING: u64 = 1_000_000_000;
+
 /// What a command says when a position had more turns than [`MAX_TURNS`].
 pub fn too_many_turns() -> String {
     format!(

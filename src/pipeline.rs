@@ -2,11 +2,14 @@
 //! start position no rule forbids. Every command, `fairy test`, the property tests and the
 //! fuzzer load rule files through here, so they all see the same problems and the same verdict.
 
+use crate::check::Feature;
 use crate::check::checked::TestCase;
 use crate::check::{self, Checked, Summary};
 use crate::compile::{self, Ruleset, Unsupported, support};
 use crate::diagnostic::{Code, Problem, Span, limit_problems};
+use crate::engine::cost::Cost;
 use crate::engine::{Position, Setup};
+use crate::limits::{MAX_TURNS, REPLIES_WORTH_A_WARNING, TURNS_WORTH_A_WARNING};
 use crate::syntax;
 
 /// A rule file, loaded as far as it goes.
@@ -22,6 +25,8 @@ pub struct Loaded {
     pub rules: Option<Ruleset>,
     /// The file's `test` blocks, when it has no errors.
     pub tests: Vec<TestCase>,
+    /// The estimate of the most work one position can ask, when the file can be played.
+    pub cost: Option<Cost>,
 }
 
 impl Loaded {
@@ -40,6 +45,7 @@ pub fn load(text: &str) -> Loaded {
         summary: None,
         rules: None,
         tests: Vec::new(),
+        cost: None,
     };
     match verdict.checked {
         Some(checked) => build(&checked, &mut loaded),
@@ -61,7 +67,12 @@ fn build(checked: &Checked, loaded: &mut Loaded) {
     match compile::compile(checked) {
         Ok(rules) => match impossible_start(checked, &rules) {
             Some(problem) => loaded.problems.push(problem),
-            None => loaded.rules = Some(rules),
+            None => {
+                let cost = Cost::estimate(&rules);
+                loaded.problems.extend(costly(checked, &cost));
+                loaded.cost = Some(cost);
+                loaded.rules = Some(rules);
+            }
         },
         Err(unsupported) => loaded.problems.extend(unsupported.warning()),
     }
@@ -86,4 +97,67 @@ fn impossible_start(checked: &Checked, rules: &Ruleset) -> Option<Problem> {
         span,
         "set up here",
     ))
+}
+
+/// Warnings for a file whose positions the estimate finds may cost seconds or gigabytes: too
+/// many ways to make a turn, or too many replies to judge them by.
+fn costly(checked: &Checked, cost: &Cost) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    if cost.turns > TURNS_WORTH_A_WARNING {
+        problems.push(
+            Problem::warning(
+                Code::CostlyPositions,
+                format!(
+                    "a position may have about {} ways to make a turn",
+                    roughly(cost.turns)
+                ),
+                cost.widest,
+                "turns of this kind",
+            )
+            .with_help(format!(
+                "fairy holds at most {MAX_TURNS} ways to make a turn in one position, and \
+                 commands stop with an error where a position has more; fewer steps in a turn, \
+                 a smaller board or narrower drop zones make fewer"
+            )),
+        );
+    }
+    let replies = cost.replies.filter(|&n| n > REPLIES_WORTH_A_WARNING);
+    if let Some(replies) = replies {
+        let ending = (checked.uses.iter())
+            .find(|(feature, _)| *feature == Feature::RoyalCaptured)
+            .map_or(cost.widest, |&(_, span)| span);
+        problems.push(
+            Problem::warning(
+                Code::CostlyPositions,
+                format!(
+                    "judging one position may examine about {} of the opponent's replies",
+                    roughly(replies)
+                ),
+                ending,
+                "each turn is judged by the replies to it",
+            )
+            .with_help(
+                "a turn is legal only if no reply takes a royal piece, and the replies are \
+                 searched for one, so a position can take seconds or more; where the captures \
+                 are plain, `lose when checkmated` judges from attacks at far less cost",
+            ),
+        );
+    }
+    problems
+}
+
+/// A large count in words, to two figures: "about 310 million".
+fn roughly(n: u64) -> String {
+    let scales = [
+        (1e15, "thousand trillion"),
+        (1e12, "trillion"),
+        (1e9, "billion"),
+        (1e6, "million"),
+    ];
+    let n = n as f64;
+    match scales.iter().find(|&&(scale, _)| n >= scale) {
+        Some(&(scale, word)) if n / scale < 10.0 => format!("{:.1} {word}", n / scale),
+        Some(&(scale, word)) => format!("{:.0} {word}", n / scale),
+        None => format!("{n}"),
+    }
 }

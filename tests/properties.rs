@@ -8,6 +8,7 @@ mod common;
 use common::{SHIPPED, ruleset};
 use fairy::compile::Ruleset;
 use fairy::consistency::Walk;
+use fairy::engine::cost::Cost;
 use fairy::engine::perft::Perft;
 use fairy::engine::{Field, Position, PositionRule, Setup, Turn};
 use fairy::notation::fen;
@@ -557,4 +558,57 @@ fn a_player_without_a_royal_piece_is_never_in_check() {
         fairy::notation::checking_pieces(&mut pawn_checks),
         vec![("Pawn", 4)]
     );
+}
+
+/// The cost estimate `fairy check` shows is at least the longest list of turns seen in random
+/// games of every shipped game and variant, and not far above it for chess, whose largest list
+/// is known (218 moves).
+#[test]
+fn the_cost_estimate_bounds_every_list_seen() {
+    let variants = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/variants"))
+        .expect("the variants folder")
+        .map(|entry| entry.expect("a folder entry").path())
+        .map(|path| format!("variants/{}", path.file_stem().unwrap().to_string_lossy()));
+    let names = SHIPPED.iter().map(|name| name.to_string()).chain(variants);
+    let mut measured = 0;
+    for name in names {
+        let Some(rules) = fairy::pipeline::load(&common::rule_text(&name)).rules else {
+            continue;
+        };
+        let estimate = Cost::estimate(&rules).turns;
+        let longest = longest_list(&rules, 6, 150, 0xC057 ^ name.len() as u64);
+        assert!(
+            longest as u64 <= estimate,
+            "{name}: a list of {longest} turns, estimated at most {estimate}"
+        );
+        measured += 1;
+    }
+    assert!(measured > 100, "only {measured} files measured");
+    let chess = Cost::estimate(&ruleset("chess")).turns;
+    assert!(
+        (218..=4 * 218).contains(&chess),
+        "chess estimated at {chess}"
+    );
+}
+
+/// The longest list of legal turns in `games` random games of at most `plies`.
+fn longest_list(rules: &Ruleset, games: usize, plies: usize, seed: u64) -> usize {
+    let mut random = Random::new(seed);
+    let mut turns = Vec::new();
+    let mut longest = 0;
+    for _ in 0..games {
+        let mut position = Position::start(rules);
+        for _ in 0..plies {
+            if position.ending().is_some() {
+                break;
+            }
+            position.legal_turns(&mut turns);
+            longest = longest.max(turns.len());
+            let Some(&turn) = turns.get(random.below(turns.len().max(1))) else {
+                break;
+            };
+            position.make(&turn);
+        }
+    }
+    longest
 }

@@ -6,26 +6,27 @@ use fairy::diagnostic::{Problem, line_and_column};
 use fairy::engine::Position;
 use fairy::engine::outcome::Ending;
 use fairy::notation::{checking_pieces, fen, square_text};
+use fairy::pipeline::Loaded;
 use serde_json::{Value, json};
 
-/// A file's verdict: its summary if valid, and every problem located by line and column.
-pub fn check_verdict(
-    file: &str,
-    text: &str,
-    summary: Option<String>,
-    problems: &[Problem],
-) -> Value {
+/// A file's verdict: its summary if valid, the estimate of its cost if it can be played, and
+/// every problem located by line and column.
+pub fn check_verdict(file: &str, text: &str, loaded: &Loaded) -> Value {
+    let cost = loaded
+        .cost
+        .map(|cost| json!({ "turns": cost.turns, "replies": cost.replies }));
     json!({
         "file": file,
-        "valid": summary.is_some(),
-        "summary": summary,
-        "problems": problems.iter().map(|p| problem(text, p)).collect::<Vec<_>>(),
+        "valid": loaded.is_valid(),
+        "summary": loaded.summary.as_ref().map(|s| s.to_string()),
+        "cost": cost,
+        "problems": loaded.problems.iter().map(|p| problem(text, p)).collect::<Vec<_>>(),
     })
 }
 
 /// A file that could not be read or is not text.
 pub fn unreadable(file: &str, message: &str) -> Value {
-    json!({ "file": file, "valid": false, "summary": null, "error": message, "problems": [] })
+    json!({ "file": file, "valid": false, "summary": null, "cost": null, "error": message, "problems": [] })
 }
 
 fn problem(text: &str, problem: &Problem) -> Value {

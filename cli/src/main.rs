@@ -206,11 +206,8 @@ fn check_files(paths: &[String], as_json: bool) -> Result<(), Reported> {
 fn check_to_json(path: &str) -> serde_json::Value {
     match source::load(path) {
         Ok(source) => {
-            let Loaded {
-                summary, problems, ..
-            } = pipeline::load(&source.text);
-            let summary = summary.map(|s| s.to_string());
-            json::check_verdict(&source.name, &source.text, summary, &problems)
+            let loaded = pipeline::load(&source.text);
+            json::check_verdict(&source.name, &source.text, &loaded)
         }
         Err(LoadError::Unreadable(message)) => json::unreadable(path, &message),
         Err(LoadError::NotText(report)) => {
@@ -273,6 +270,7 @@ pub(crate) fn load_rules(path: &str) -> Result<(Ruleset, Vec<TestCase>), Reporte
         summary,
         rules,
         tests,
+        ..
     } = pipeline::load(&source.text);
     if let Some(rules) = rules {
         return Ok((rules, tests));

@@ -584,6 +584,65 @@ fn check_json_locates_every_problem() {
     assert!(files[2]["error"].as_str().is_some());
 }
 
+/// `check` estimates what one position of a file may cost: a warning past what plays well,
+/// and the numbers in `--json`.
+#[test]
+fn check_warns_of_costly_positions() {
+    let drops = project().join("tests/costly/three-drops.rules");
+    let drops = drops.to_string_lossy();
+    let run = expect(&["check", &drops], 0, "costly-positions");
+    assert!(
+        run.stderr
+            .contains("a position may have about 309 million ways to make a turn"),
+        "{}",
+        run.stderr
+    );
+    let chess = shipped("chess.rules");
+    let quiet = expect(&["check", &chess], 0, "ok");
+    assert!(quiet.stderr.is_empty(), "{}", quiet.stderr);
+    let run = fairy(&["check", "--json", &chess, &drops], limit());
+    run.assert_exit(0, "check --json");
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let files = &report["files"];
+    assert!(files[0]["cost"]["turns"].as_u64().unwrap() < 1000);
+    assert_eq!(files[0]["cost"]["replies"], serde_json::Value::Null);
+    assert_eq!(files[1]["cost"]["turns"], 26u64.pow(6));
+    assert_eq!(files[1]["problems"][0]["code"], "costly-positions");
+    assert_eq!(files[1]["problems"][0]["severity"], "warning");
+}
+
+/// Judging turns by every reply is estimated as turns times replies, and a file where that
+/// may take long is told so at its `royal-captured` rule.
+#[test]
+fn check_warns_where_replies_may_cost_much() {
+    let text = "game \"two moves\"
+        board 26 x 26
+        player White forward north
+        player Black forward south
+        piece King K { royal step all }
+        piece Queen Q { slide all }
+        turn { move then move }
+        setup White { King a1  Queen c3 d1 g1 j1 m1 p1 }
+        setup Black { King z26  Queen a9 d26 g26 j26 m26 p26 }
+        lose when royal-captured
+        draw when no-moves";
+    let file = TempFile::new("two-moves", text.as_bytes());
+    let run = expect(&["check", file.path()], 0, "of the opponent's replies");
+    assert!(
+        run.stderr.contains("lose when royal-captured"),
+        "{}",
+        run.stderr
+    );
+    let run = fairy(&["check", "--json", file.path()], limit());
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let cost = &report["files"][0]["cost"];
+    let (turns, replies) = (
+        cost["turns"].as_u64().unwrap(),
+        cost["replies"].as_u64().unwrap(),
+    );
+    assert!(replies >= turns * 1000, "{cost}");
+}
+
 /// `--json` on `moves`, `perft --divide` and `show` says what the plain output says.
 #[test]
 fn moves_perft_and_show_json_agree_with_the_plain_output() {

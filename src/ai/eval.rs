@@ -7,7 +7,7 @@
 //! (the game is then about room to move); a royal piece attacked by the next player costs.
 
 use crate::compile::{EndCondition, Outcome, Ruleset, Sq};
-use crate::engine::probe::EmptyBoard;
+use crate::engine::probe::ProbeBoard;
 use crate::engine::{Position, Turn};
 
 /// Worth of one move of average reach, and of one more move from a square.
@@ -40,7 +40,7 @@ impl Evaluator {
         let kinds = rules.pieces.kinds.len();
         let mut table = vec![0; kinds * players * squares];
         let mut values = vec![0; kinds];
-        let mut empty = EmptyBoard::new(rules);
+        let mut empty = ProbeBoard::empty(rules);
         for kind in 0..kinds {
             for player in 0..players {
                 let reach: Vec<i32> = (0..squares)

@@ -279,6 +279,8 @@ pub struct Plan {
     pub steps: Vec<Step>,
     /// Tried only when the plans of every lower tier give no legal turn (`else`).
     pub tier: u8,
+    /// Where the file writes the plan (nowhere, for the turn of a file that writes none).
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

@@ -319,6 +319,7 @@ impl Checker<'_> {
                 (Some(steps), Some(plans)) => plans.push(checked::Plan {
                     steps,
                     tier: plan.tier,
+                    span: plan.span,
                 }),
                 (None, _) => plans = None,
                 (Some(_), None) => {}
@@ -593,5 +594,6 @@ fn move_any_piece() -> checked::Plan {
             action: checked::Action::Move(Vec::new()),
         }],
         tier: 0,
+        span: Span::new(0, 0),
     }
 }

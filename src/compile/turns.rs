@@ -9,6 +9,7 @@ use super::moves::{Gen, Mode, MoveCompiler, tag_number};
 use super::pieces::kinds_of;
 use super::zones::ZoneSets;
 use crate::check::checked::{self, Checked, PieceId};
+use crate::diagnostic::Span;
 
 /// Everything a turn can be: the phases of the game with their turn programs, the triggers
 /// that add steps after a move, and the counters that turns change.
@@ -45,6 +46,7 @@ impl TurnTables {
                     action: Action::Move { pieces: u64::MAX },
                 }],
                 tier: 0,
+                span: Span::new(0, 0),
             },
             forbids: Forbids::new(checked),
         }
@@ -195,6 +197,8 @@ pub struct Plan {
     pub steps: Vec<Step>,
     /// Tried only when the plans of every lower tier give no legal turn (`else`).
     pub tier: u8,
+    /// Where the file writes the plan, for what is said of it after compiling.
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -339,6 +343,7 @@ impl TurnCompiler<'_, '_> {
                     })
                     .collect(),
                 tier: plan.tier,
+                span: plan.span,
             })
             .collect()
     }

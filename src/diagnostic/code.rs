@@ -192,6 +192,9 @@ codes! {
     /// The file is valid, but uses rules the engine does not run yet.
     NotRunYet = "not-run-yet",
 
+    /// The file is valid, but its positions may cost seconds or gigabytes each.
+    CostlyPositions = "costly-positions",
+
     /// A mistake of fairy's own, found by a check of its own consistency.
     Internal = "internal",
 

@@ -25,6 +25,7 @@ macro_rules! at_width {
 }
 
 mod attacks;
+pub mod cost;
 mod count;
 mod counters;
 mod elimination;

@@ -1,6 +1,6 @@
 //! What the computer player asks of a position besides its legal turns: how many moves a
 //! piece, or a player's pieces of some kinds, could make as the board stands, or alone on an
-//! otherwise empty board.
+//! otherwise empty or crowded board.
 
 use super::position::Position;
 use super::turn::Turn;
@@ -26,30 +26,42 @@ impl Position<'_> {
     }
 }
 
-/// The start position's board with every piece taken off (blocked squares stay), to measure
-/// what a piece reaches alone.
-pub struct EmptyBoard<'r>(Position<'r>);
+/// The start position's board with every piece taken off (blocked squares stay), or with
+/// every other square holding one enemy piece, to measure what a piece reaches alone.
+pub struct ProbeBoard<'r> {
+    position: Position<'r>,
+    filler: Code,
+}
 
-impl<'r> EmptyBoard<'r> {
-    pub fn new(rules: &'r Ruleset) -> Self {
+impl<'r> ProbeBoard<'r> {
+    /// Every unblocked square empty: what a piece moves to.
+    pub fn empty(rules: &'r Ruleset) -> Self {
+        Self::filled(rules, EMPTY)
+    }
+
+    /// Every unblocked square holding `enemy`: what a piece captures when it is surrounded.
+    pub fn crowded(rules: &'r Ruleset, enemy: Code) -> Self {
+        Self::filled(rules, enemy)
+    }
+
+    fn filled(rules: &'r Ruleset, filler: Code) -> Self {
         let mut position = Position::start(rules);
         for sq in 0..position.board.len() as Sq {
             if position.board[sq as usize] != BLOCKED {
-                position.set_square(sq, EMPTY);
+                position.set_square(sq, filler);
             }
         }
-        EmptyBoard(position)
+        ProbeBoard { position, filler }
     }
 
-    /// How many moves the piece `code` makes from `sq` alone on the board (none from a
-    /// blocked square).
+    /// How many moves the piece `code` makes from `sq` (none from a blocked square).
     pub fn reach(&mut self, code: Code, sq: Sq) -> usize {
-        if self.0.board[sq as usize] == BLOCKED {
+        if self.position.board[sq as usize] == BLOCKED {
             return 0;
         }
-        self.0.set_square(sq, code);
-        let reach = self.0.reach(sq);
-        self.0.set_square(sq, EMPTY);
+        self.position.set_square(sq, code);
+        let reach = self.position.reach(sq);
+        self.position.set_square(sq, self.filler);
         reach
     }
 }
