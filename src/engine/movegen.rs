@@ -8,6 +8,7 @@ use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::turns::DropZone;
 use crate::compile::{Code, DropLimits, EMPTY, Gen, Hop, NO_SQUARE, Promotion, Ruleset, Sq};
+use crate::limits::{MAX_PARTS, MAX_SIDE};
 
 impl Position<'_> {
     /// The first occupied or blocked square within `range` steps along a line from `from`, and
@@ -689,15 +690,26 @@ struct Moving<'b> {
     code: Code,
 }
 
+/// Up to this many turns of one piece, repeats are found by comparing each with those kept;
+/// past it, by sorting (a piece that moves anywhere has a hundred turns or more).
+const COMPARED_TURNS: usize = 16;
+
 /// Removes turns from `start` on that repeat an earlier one part for part; a repeat that opens
 /// a square to en passant passes that on.
 fn dedupe(out: &mut Vec<Turn>, start: usize) {
+    match out.len() - start > COMPARED_TURNS {
+        true => dedupe_sorted(out, start),
+        false => dedupe_compared(out, start),
+    }
+}
+
+/// As [`dedupe`], comparing each turn with those kept.
+fn dedupe_compared(out: &mut Vec<Turn>, start: usize) {
     let mut kept = start;
     for i in start..out.len() {
         let turn = out[i];
         match (start..kept).find(|&j| out[j].parts() == turn.parts()) {
-            Some(j) if out[j].passed == NO_SQUARE => out[j].passed = turn.passed,
-            Some(_) => {}
+            Some(j) => pass_on(out, j, turn.passed),
             None => {
                 out[kept] = turn;
                 kept += 1;
@@ -705,4 +717,90 @@ fn dedupe(out: &mut Vec<Turn>, start: usize) {
         }
     }
     out.truncate(kept);
+}
+
+/// As [`dedupe`], keeping the same turns in the same order, with the repeats found next to
+/// each other in the turns sorted by a key of their parts.
+fn dedupe_sorted(out: &mut Vec<Turn>, start: usize) {
+    let mut order: Vec<(u128, usize)> = (start..out.len()).map(|i| (key(&out[i]), i)).collect();
+    order.sort_unstable();
+    let mut repeat = vec![false; out.len() - start];
+    let Some(&(mut first_key, mut first)) = order.first() else {
+        return;
+    };
+    for &(key, i) in &order[1..] {
+        match key == first_key {
+            true => {
+                repeat[i - start] = true;
+                let passed = out[i].passed;
+                pass_on(out, first, passed);
+            }
+            false => (first_key, first) = (key, i),
+        }
+    }
+    let mut kept = start;
+    for i in start..out.len() {
+        if !repeat[i - start] {
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+}
+
+/// The parts of a turn packed into one number, 32 bits a part: one-to-one, since a square
+/// (or [`NO_SQUARE`]) fits 10 bits, a code 8 and a part's kind 4, and no first part packs to 0.
+fn key(turn: &Turn) -> u128 {
+    const {
+        assert!(
+            MAX_SIDE * MAX_SIDE < 0x3ff && PartKind::Pass as u32 <= 0xf && MAX_PARTS * 32 <= 128
+        )
+    };
+    turn.parts().iter().fold(0, |key, part| {
+        let packed = (part.kind as u128) << 28
+            ^ (part.piece as u128) << 20
+            ^ (part.from as u128 & 0x3ff) << 10
+            ^ (part.to as u128 & 0x3ff);
+        key << 32 | packed
+    })
+}
+
+/// The kept turn `j` opens the square its repeat opens to en passant, if it opens none.
+fn pass_on(out: &mut [Turn], j: usize, passed: Sq) {
+    if out[j].passed == NO_SQUARE {
+        out[j].passed = passed;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sorting finds the same repeats as comparing, keeps the same turns in the same order,
+    /// and passes on the same squares opened to en passant.
+    #[test]
+    fn sorting_and_comparing_remove_the_same_repeats() {
+        let mut random = crate::random::Random::new(0xDED0);
+        for _ in 0..200 {
+            let mut turns = vec![Turn::EMPTY; 3];
+            for _ in 0..random.below(60) {
+                let part = |random: &mut crate::random::Random, kind| Part {
+                    kind,
+                    piece: 1 + random.below(3) as Code,
+                    from: 7,
+                    to: random.below(20) as Sq,
+                };
+                let mut turn = Turn::new(part(&mut random, PartKind::Move));
+                if random.below(4) == 0 {
+                    turn = turn.with(part(&mut random, PartKind::Take));
+                }
+                turn.passed = [NO_SQUARE, 5, 6][random.below(3)];
+                turns.push(turn);
+            }
+            let (mut sorted, mut compared) = (turns.clone(), turns);
+            dedupe_sorted(&mut sorted, 3);
+            dedupe_compared(&mut compared, 3);
+            assert_eq!(sorted, compared);
+        }
+    }
 }
