@@ -3,7 +3,7 @@
 
 use super::Code;
 use super::geometry::UNLIMITED;
-use super::moves::{Gen, Hop, Mode, MoveCompiler};
+use super::moves::{ANY_KIND, Gen, Hop, Mode, MoveCompiler};
 use super::players::Players;
 use crate::check::checked::{self, Checked, PieceId};
 use crate::check::forms::{Form, Forms};
@@ -103,8 +103,12 @@ pub struct Attacks {
     /// Kinds that capture anywhere on the board.
     pub anywhere: u64,
     /// (piece code, rule index) of the captures that apply only from a zone, on a first move,
-    /// to a zone or on some kinds: tested piece by piece.
+    /// to a zone or over some kinds: tested piece by piece.
     pub conditional: Vec<(Code, u16)>,
+    /// The reverse lines the conditional captures slide or hop along, and the (reverse
+    /// vector, lame path) of those that leap lame: where a move may open or close them.
+    pub conditional_lines: Vec<u16>,
+    pub conditional_paths: Vec<(u16, Vec<u16>)>,
 }
 
 /// Every kind and what it does. A piece code is `1 + kind * players + player`.
@@ -248,19 +252,39 @@ impl PieceTables {
     }
 
     /// Groups the capturing moves of `player`'s pieces by line, reversed for the attack test.
+    /// An attack test asks about a square holding a royal piece (or one a royal piece crosses),
+    /// so a capture limited to some kinds attacks as a plain one where it may take a royal
+    /// kind, and not at all where it may not (the flying General: a plain slide).
     fn attacks_of(&self, player: usize, geometry: &mut super::Geometry) -> Attacks {
         let mut attacks = Attacks::default();
+        let royal_kinds = (self.kinds.iter().enumerate())
+            .filter(|(_, k)| k.royal)
+            .fold(0u64, |mask, (kind, _)| mask | 1 << kind);
         for kind in 0..self.kinds.len() {
             let code = self.code(kind, player) as usize;
             for (index, rule) in self.programs[code].iter().enumerate() {
-                if !rule.mode.captures() {
+                let takes_royal = rule.takes == ANY_KIND || rule.takes & royal_kinds != 0;
+                if !rule.mode.captures() || !takes_royal {
                     continue;
                 }
                 let (dx, dy) = geometry.vectors[rule.vector as usize];
                 let reverse = geometry.vector((-dx, -dy));
                 let bit = 1u64 << kind;
-                if !rule.unconditional() {
+                if !rule.captures_alike() {
                     attacks.conditional.push((code as Code, index as u16));
+                    match (rule.anywhere, rule.hop, rule.range) {
+                        (true, _, _) => {}
+                        (false, Hop::No, 1) if rule.path.is_empty() => {}
+                        (false, Hop::No, 1) => {
+                            attacks.conditional_paths.push((reverse, rule.path.clone()))
+                        }
+                        (false, Hop::No, range) => attacks
+                            .conditional_lines
+                            .push(geometry.line(reverse, range)),
+                        (false, _, _) => attacks
+                            .conditional_lines
+                            .push(geometry.line(reverse, UNLIMITED)),
+                    }
                 } else if rule.anywhere {
                     attacks.anywhere |= bit;
                 } else if rule.hop != Hop::No {

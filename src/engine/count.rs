@@ -200,19 +200,18 @@ impl Position<'_> {
         let rules = self.rules;
         let bits = &rules.bits;
         let attacks = &rules.pieces.attacks[attacker];
-        // A capture tested piece by piece may pass anywhere.
-        if !attacks.conditional.is_empty() {
-            return bits.board::<B>();
-        }
         let mut exposed = B::NONE;
-        for &(line, _) in &attacks.slides {
+        let slides = attacks.slides.iter().map(|&(line, _)| line);
+        for line in slides.chain(attacks.conditional_lines.iter().copied()) {
             exposed |= bits.line::<B>(line, royal);
         }
         for &(line, _, _) in &attacks.hops {
             exposed |= bits.line::<B>(bits.unlimited(line), royal);
         }
-        for &entry in &bits.lame_leaps[attacker] {
-            let (vector, _, ref path) = attacks.leaps[entry];
+        let lame = (bits.lame_leaps[attacker].iter())
+            .map(|&entry| (attacks.leaps[entry].0, &attacks.leaps[entry].2));
+        let conditional = (attacks.conditional_paths.iter()).map(|(vector, path)| (*vector, path));
+        for (vector, path) in lame.chain(conditional) {
             let source = rules.geometry.step(vector, royal);
             let passed = path.iter().map(|&p| match source {
                 NO_SQUARE => NO_SQUARE,
