@@ -89,13 +89,13 @@ impl Gen {
     /// Whether the rule applies from every square, every time, to every square, taking any
     /// piece: no zone, no first move, no limit on what it takes or hops over.
     pub fn unconditional(&self) -> bool {
-        self.captures_alike() && self.takes == ANY_KIND
+        self.placed_alike() && !self.limits_targets() && self.over == ANY_KIND
     }
 
-    /// Whether the rule captures alike from every square, every time, on every square, but
-    /// for the kinds it may take: no zone, no first move, no limit on what it hops over.
-    pub fn captures_alike(&self) -> bool {
-        self.from_zone.is_none() && !self.first && self.to_zone.is_none() && self.over == ANY_KIND
+    /// Whether the rule applies from every square, every time, to every square, whatever it
+    /// takes or hops over: no zone, no first move.
+    pub fn placed_alike(&self) -> bool {
+        self.from_zone.is_none() && !self.first && self.to_zone.is_none()
     }
 }
 

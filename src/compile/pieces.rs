@@ -98,8 +98,10 @@ pub struct Attacks {
     /// (reverse line, with the range of the slide, and the kinds able to capture along it),
     /// lines of the same kinds next to each other.
     pub slides: Vec<(u16, u64)>,
-    /// (reverse line, kinds able to capture by hopping along it, how they land).
-    pub hops: Vec<(u16, u64, Hop)>,
+    /// (reverse line, kinds able to capture by hopping along it, (how they land, the kinds
+    /// they may hop over)). A hop limited in what it hops over reads the hurdle on the board,
+    /// so its attacks hold only on the board as it stands (see `Derived::board_read_attacks`).
+    pub hops: Vec<(u16, u64, (Hop, u64))>,
     /// Kinds that capture anywhere on the board.
     pub anywhere: u64,
     /// (piece code, rule index) of the captures that apply only from a zone, on a first move,
@@ -254,7 +256,8 @@ impl PieceTables {
     /// Groups the capturing moves of `player`'s pieces by line, reversed for the attack test.
     /// An attack test asks about a square holding a royal piece (or one a royal piece crosses),
     /// so a capture limited to some kinds attacks as a plain one where it may take a royal
-    /// kind, and not at all where it may not (the flying General: a plain slide).
+    /// kind, and not at all where it may not (the flying General: a plain slide); a hop
+    /// limited in what it hops over is tabled with that limit.
     fn attacks_of(&self, player: usize, geometry: &mut super::Geometry) -> Attacks {
         let mut attacks = Attacks::default();
         let royal_kinds = (self.kinds.iter().enumerate())
@@ -270,7 +273,7 @@ impl PieceTables {
                 let (dx, dy) = geometry.vectors[rule.vector as usize];
                 let reverse = geometry.vector((-dx, -dy));
                 let bit = 1u64 << kind;
-                if !rule.captures_alike() {
+                if !rule.placed_alike() {
                     attacks.conditional.push((code as Code, index as u16));
                     match (rule.anywhere, rule.hop, rule.range) {
                         (true, _, _) => {}
@@ -289,7 +292,7 @@ impl PieceTables {
                     attacks.anywhere |= bit;
                 } else if rule.hop != Hop::No {
                     let line = geometry.line(reverse, rule.range);
-                    add_to(&mut attacks.hops, (line, rule.hop), bit);
+                    add_to(&mut attacks.hops, (line, (rule.hop, rule.over)), bit);
                 } else if rule.range == 1 {
                     add_to(&mut attacks.leaps, (reverse, rule.path.clone()), bit);
                 } else {

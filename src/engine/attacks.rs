@@ -4,7 +4,7 @@
 
 use super::position::Position;
 use crate::bitboard::Bitboard;
-use crate::compile::{Hop, NO_SQUARE, Sq};
+use crate::compile::{ANY_KIND, Hop, NO_SQUARE, Sq};
 
 impl Position<'_> {
     /// Whether `sq` is attacked by any piece of `attacker`.
@@ -113,7 +113,7 @@ impl Position<'_> {
         rules.pieces.attacks[attacker]
             .hops
             .iter()
-            .any(|&(line, kinds, hop)| {
+            .any(|&(line, kinds, (hop, over))| {
                 let hurdle = match hop {
                     Hop::JustBeyond => {
                         let vector = rules.geometry.lines[line as usize].vector;
@@ -121,7 +121,10 @@ impl Position<'_> {
                     }
                     _ => first_on(bits, line, sq, occupied),
                 };
-                if hurdle == NO_SQUARE || !occupied.has(hurdle) {
+                if hurdle == NO_SQUARE
+                    || !occupied.has(hurdle)
+                    || (over != ANY_KIND && !self.may_hop_over(over, hurdle))
+                {
                     return false;
                 }
                 let unlimited = bits.unlimited(line);

@@ -109,7 +109,7 @@ impl Position<'_> {
     /// Whether the piece on `hurdle` is of one of the kinds `over` allows hopping over. The
     /// board is read as it stands: legality then never predicts a position (see
     /// `Derived::board_read_attacks`).
-    fn may_hop_over(&self, over: u64, hurdle: Sq) -> bool {
+    pub(super) fn may_hop_over(&self, over: u64, hurdle: Sq) -> bool {
         self.piece(self.board[hurdle as usize])
             .is_some_and(|(kind, _)| over & (1 << kind) != 0)
     }
