@@ -1,6 +1,7 @@
 //! The one way through the front end: text → syntax tree → checked file → compiled rules → a
 //! start position no rule forbids. Every command, `fairy test`, the property tests and the
-//! fuzzer load rule files through here, so they all see the same problems and the same verdict.
+//! fuzzer load rule files through here, so they all see the same problems and the same verdict;
+//! `check` asks besides for the estimate of what one position may cost.
 
 use crate::check::Feature;
 use crate::check::checked::TestCase;
@@ -25,7 +26,8 @@ pub struct Loaded {
     pub rules: Option<Ruleset>,
     /// The file's `test` blocks, when it has no errors.
     pub tests: Vec<TestCase>,
-    /// The estimate of the most work one position can ask, when the file can be played.
+    /// The estimate of the most work one position can ask, when the file can be played and
+    /// was loaded with [`load_with_cost`].
     pub cost: Option<Cost>,
 }
 
@@ -36,8 +38,19 @@ impl Loaded {
     }
 }
 
-/// Loads a rule file's text.
+/// Loads a rule file's text, to play it.
 pub fn load(text: &str) -> Loaded {
+    load_as(text, false)
+}
+
+/// Loads a rule file's text as `check` does: a playable file also gets the estimate of what
+/// one of its positions may cost, and a warning where that is large. Playing does without: the
+/// estimate probes every piece on every square, a millisecond that no game should pay.
+pub fn load_with_cost(text: &str) -> Loaded {
+    load_as(text, true)
+}
+
+fn load_as(text: &str, estimate: bool) -> Loaded {
     let parsed = syntax::parse_recovering(text);
     let verdict = check::check(&parsed, text);
     let mut loaded = Loaded {
@@ -48,7 +61,7 @@ pub fn load(text: &str) -> Loaded {
         cost: None,
     };
     match verdict.checked {
-        Some(checked) => build(&checked, &mut loaded),
+        Some(checked) => build(&checked, estimate, &mut loaded),
         // A file with errors is not compiled, but what it uses is still told.
         None => {
             let unsupported = Unsupported(support::unsupported(&verdict.uses));
@@ -62,15 +75,17 @@ pub fn load(text: &str) -> Loaded {
     loaded
 }
 
-/// Compiles a valid file and checks its start position.
-fn build(checked: &Checked, loaded: &mut Loaded) {
+/// Compiles a valid file and checks its start position, estimating its cost if asked.
+fn build(checked: &Checked, estimate: bool, loaded: &mut Loaded) {
     match compile::compile(checked) {
         Ok(rules) => match impossible_start(checked, &rules) {
             Some(problem) => loaded.problems.push(problem),
             None => {
-                let cost = Cost::estimate(&rules);
-                loaded.problems.extend(costly(checked, &cost));
-                loaded.cost = Some(cost);
+                if estimate {
+                    let cost = Cost::estimate(&rules);
+                    loaded.problems.extend(costly(checked, &cost));
+                    loaded.cost = Some(cost);
+                }
                 loaded.rules = Some(rules);
             }
         },

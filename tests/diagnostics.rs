@@ -30,7 +30,7 @@ fn report_for(path: &Path) -> FileReport {
     match source::from_bytes(&name, bytes) {
         Ok(source) => FileReport {
             source: NamedSource::new(name, source::printable(&source.text)),
-            problems: fairy::pipeline::load(&source.text).problems,
+            problems: fairy::pipeline::load_with_cost(&source.text).problems,
         },
         Err(LoadError::NotText(report)) => report,
         Err(LoadError::Unreadable(message)) => panic!("{message}"),
@@ -70,7 +70,7 @@ fn shipped_rule_files_have_no_errors() {
     for path in files {
         let text = std::fs::read_to_string(&path).expect("a readable UTF-8 rule file");
         // No shipped game is costly to play either.
-        let errors: Vec<String> = fairy::pipeline::load(&text)
+        let errors: Vec<String> = fairy::pipeline::load_with_cost(&text)
             .problems
             .into_iter()
             .filter(|p| p.is_error() || p.code == Code::CostlyPositions)

@@ -358,14 +358,15 @@ fn damaged(index: usize, files: &[(String, String)]) -> Vec<(String, String)> {
 /// Checks `text`, catching any panic; on success, returns the verdict and how long it took.
 fn guarded(text: &str) -> Result<(Loaded, Duration), String> {
     let start = Instant::now();
-    let verdict = catch_unwind(AssertUnwindSafe(|| pipeline::load(text))).map_err(|payload| {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a non-string panic".to_string());
-        format!("panicked: {message}")
-    })?;
+    let verdict =
+        catch_unwind(AssertUnwindSafe(|| pipeline::load_with_cost(text))).map_err(|payload| {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a non-string panic".to_string());
+            format!("panicked: {message}")
+        })?;
     Ok((verdict, start.elapsed()))
 }
 

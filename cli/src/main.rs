@@ -206,7 +206,7 @@ fn check_files(paths: &[String], as_json: bool) -> Result<(), Reported> {
 fn check_to_json(path: &str) -> serde_json::Value {
     match source::load(path) {
         Ok(source) => {
-            let loaded = pipeline::load(&source.text);
+            let loaded = pipeline::load_with_cost(&source.text);
             json::check_verdict(&source.name, &source.text, &loaded)
         }
         Err(LoadError::Unreadable(message)) => json::unreadable(path, &message),
@@ -224,7 +224,7 @@ fn check_file(path: &str) -> bool {
     };
     let Loaded {
         summary, problems, ..
-    } = pipeline::load(&source.text);
+    } = pipeline::load_with_cost(&source.text);
     report_problems(&source, problems);
     match summary {
         Some(summary) => {

@@ -31,7 +31,7 @@ pub fn rule_file(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Loaded { problems, .. } = pipeline::load(text);
+    let Loaded { problems, .. } = pipeline::load_with_cost(text);
     if !problems.is_empty() {
         let report = FileReport {
             source: NamedSource::new("fuzz.rules", fairy::source::printable(text)),
@@ -74,7 +74,7 @@ pub fn resource_text(data: &[u8]) -> Option<String> {
 /// What `check`, then `show`, `moves`, `perft 1` and a game of a few plies between the computer
 /// (thinking 20 ms a turn) and a random player do with a file.
 fn commands(text: &str, seed: u64) {
-    let loaded = pipeline::load(text);
+    let loaded = pipeline::load_with_cost(text);
     if !loaded.problems.is_empty() {
         let report = FileReport {
             source: NamedSource::new("fuzz.rules", fairy::source::printable(text)),

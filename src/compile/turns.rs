@@ -210,6 +210,17 @@ pub struct Step {
     pub action: Action,
 }
 
+impl Step {
+    /// Whether the step takes nothing off the board (an arrow, an unblocking, a pass): once
+    /// only such steps are left, a turn removes no piece.
+    pub fn takes_nothing(&self) -> bool {
+        matches!(
+            self.action,
+            Action::Shoot(_) | Action::Unblock | Action::Pass
+        )
+    }
+}
+
 /// What one step of a turn does. Piece sets are masks of kinds.
 #[derive(Clone, Debug)]
 pub enum Action {

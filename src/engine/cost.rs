@@ -8,7 +8,7 @@
 
 use super::probe::ProbeBoard;
 use crate::bitboard::Bitboard;
-use crate::compile::turns::{Action, DropZone, Plan, Step};
+use crate::compile::turns::{Action, DropZone, Plan};
 use crate::compile::{BLOCKED, Code, EMPTY, Gen, Legality, NO_SQUARE, Ruleset, Sq};
 use crate::diagnostic::Span;
 
@@ -45,7 +45,7 @@ impl Cost {
 }
 
 /// Which steps of a turn count: all, or those up to the last step that can take a piece.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Ways {
     Whole,
     UntilHarmless,
@@ -132,7 +132,7 @@ impl<'r> Estimator<'r> {
             Ways::UntilHarmless => plan
                 .steps
                 .iter()
-                .rposition(|s| !harmless(s))
+                .rposition(|s| !s.takes_nothing())
                 .map_or(0, |i| i + 1),
         };
         plan.steps[..counted].iter().fold(1, |product, step| {
@@ -305,12 +305,4 @@ fn enemy_filler(rules: &Ruleset, player: usize) -> Option<Code> {
         .find(|(_, k)| !k.royal)
         .filter(|_| enemy != player)
         .map(|(kind, _)| rules.pieces.code(kind, enemy))
-}
-
-/// A step that takes nothing: once only such steps are left, a reply takes no royal piece.
-fn harmless(step: &Step) -> bool {
-    matches!(
-        step.action,
-        Action::Shoot(_) | Action::Unblock | Action::Pass
-    )
 }

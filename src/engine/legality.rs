@@ -7,7 +7,7 @@ use super::position::Position;
 use super::steps::Request;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
-use crate::compile::turns::{Action, Plan, Step};
+use crate::compile::turns::{Plan, Step};
 use crate::compile::{Code, Legality, NO_SQUARE, Sq};
 
 /// What proves one player's turns legal in a position (see [`Position::guard`]).
@@ -180,14 +180,11 @@ impl<'r> Position<'r> {
         partial: Turn,
         victim: usize,
     ) -> bool {
-        // Arrows, unblocking and passing take nothing: once only they are left, nothing will.
-        let harmless = |step: &Step| {
-            matches!(
-                step.action,
-                Action::Shoot(_) | Action::Unblock | Action::Pass
-            )
-        };
-        let Some((step, rest)) = steps.split_first().filter(|_| !steps.iter().all(harmless)) else {
+        // Once only steps that take nothing are left, nothing will.
+        let Some((step, rest)) = steps
+            .split_first()
+            .filter(|_| !steps.iter().all(Step::takes_nothing))
+        else {
             return false;
         };
         if step.optional && self.steps_remove_royal(request, rest, partial, victim) {
