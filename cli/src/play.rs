@@ -9,7 +9,7 @@ use fairy::ai::Player;
 use fairy::compile::Ruleset;
 use fairy::engine::{Position, Turn};
 use fairy::limits::MAX_BYTES;
-use fairy::notation::{Marks, fen, marked_diagram, moves, quoted};
+use fairy::notation::{Marks, View, fen, marked_diagram, moves, quoted};
 use std::io::{BufRead, Read};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -43,6 +43,10 @@ pub struct PlayArgs {
     /// created before the game starts).
     #[arg(long, value_name = "FILE")]
     record: Option<String>,
+    /// Draw the board from the far side (the last rank at the bottom); the default when a
+    /// human plays the second seat of two and the computer the first.
+    #[arg(long)]
+    flip: bool,
 }
 
 /// The program behind each seat that is not human.
@@ -55,7 +59,8 @@ fn players_of(rules: &Ruleset, seats: &[Seat], think_ms: u64, seed: u64) -> Vec<
 }
 
 const HELP: &str = "\
-Type a turn as `fairy moves` writes it (e2e4, e7e8q, P@e4, d1d5,d5h5), or:
+Type a turn as `fairy moves` writes it (e2e4, e7e8q, P@e4, d1d5,d5h5; a space may
+separate the parts of a turn, and squares may be in capitals), or:
   moves        every legal turn
   moves SQ     the legal turns starting on SQ (moves e2)
   hint         the computer's choice for you
@@ -83,10 +88,15 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         played: Vec::new(),
         transcript: Arc::new(Mutex::new(transcript)),
         hint: Player::computer(&rules, Duration::from_millis(args.think_ms), args.seed),
-        marks: marks_for_stdout(),
+        view: View {
+            marks: marks_for_stdout(),
+            flipped: false,
+        },
+        drawn: 0,
         max_plies: args.max_plies as usize,
     };
     game.players = players_of(&rules, &game.seats, args.think_ms, args.seed);
+    game.view.flipped = args.flip || seen_from_second_seat(&game.seats);
     if let Some(list) = list {
         for text in list.split_whitespace() {
             let turn = moves::read(&mut position, text).map_err(|message| {
@@ -228,12 +238,19 @@ struct Game {
     played: Vec<(usize, Turn)>,
     transcript: Arc<Mutex<Transcript>>,
     hint: Player,
-    marks: Marks,
+    view: View,
+    /// How many turns had been played when the board was last drawn.
+    drawn: usize,
     /// The game ends, unfinished, once it has this many turns.
     max_plies: usize,
 }
 
-/// Reverse video on a terminal, unless `NO_COLOR` is set; plain text anywhere else.
+/// Whether the one human of a two-player game plays the second seat.
+fn seen_from_second_seat(seats: &[Seat]) -> bool {
+    matches!(seats, [first, Seat::Human] if *first != Seat::Human)
+}
+
+/// Reverse video and colours on a terminal, unless `NO_COLOR` is set; plain text anywhere else.
 fn marks_for_stdout() -> Marks {
     use std::io::IsTerminal;
     match std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
@@ -247,17 +264,28 @@ impl Game {
         lock(&self.transcript)
     }
 
-    /// The board, the last turn's squares marked.
-    fn draw(&self, position: &mut Position<'_>) {
-        let marked: Vec<_> = self
-            .played
-            .last()
-            .map(|(_, turn)| turn.squares().collect())
-            .unwrap_or_default();
+    /// The board, with the squares of the turns played since it was last drawn marked (the
+    /// last turn's, at least), and those turns listed.
+    fn draw(&mut self, position: &mut Position<'_>) {
+        let since = self.drawn.min(self.played.len().saturating_sub(1));
+        let recent = &self.played[since..];
+        let marked: Vec<_> = recent.iter().flat_map(|(_, turn)| turn.squares()).collect();
         emit(&format!(
             "\n{}",
-            marked_diagram(position, &marked, self.marks)
+            marked_diagram(position, &marked, self.view)
         ));
+        // Copied out, so that no write to standard output holds the transcript from Ctrl-C.
+        let texts: Vec<String> = self.transcript().moves[since..].to_vec();
+        let names = &position.rules().players.names;
+        let listed: Vec<String> = (recent.iter().zip(&texts))
+            .map(|((mover, _), text)| format!("{} {text}", names[*mover]))
+            .collect();
+        match listed.len() {
+            0 => {}
+            1 => emit(&format!("last turn: {}\n", listed[0])),
+            _ => emit(&format!("last turns: {}\n", listed.join(", "))),
+        }
+        self.drawn = self.played.len();
     }
 
     fn make(&mut self, position: &mut Position<'_>, turn: Turn) {
@@ -279,13 +307,11 @@ impl Game {
             if self.played.len() >= self.max_plies {
                 break Some(Stop::PlyLimit(self.max_plies));
             }
-            self.draw(position);
-            // Copied out, so that no write to standard output holds the transcript from Ctrl-C.
-            let last = self.transcript().moves.last().cloned();
-            if let (Some((mover, _)), Some(text)) = (self.played.last(), last) {
-                emit(&format!("last turn: {} {text}\n", names[*mover]));
-            }
             let mover = position.to_move();
+            // With a human at the table, the computers' turns are drawn together, before theirs.
+            if self.players[mover].is_none() || !self.seats.contains(&Seat::Human) {
+                self.draw(position);
+            }
             let turn = match &mut self.players[mover] {
                 Some(player) => {
                     let Some(turn) = player.choose(position) else {
@@ -351,11 +377,10 @@ impl Game {
                     None => emit("no legal turn\n"),
                 },
                 ["undo"] => self.undo(position),
-                [text] => match moves::read(position, text) {
+                parts => match read_typed(position, parts) {
                     Ok(turn) => return Ok(turn),
                     Err(message) => emit(&format!("{message}\n")),
                 },
-                _ => emit("type one turn, or `help`\n"),
             }
         }
     }
@@ -382,6 +407,23 @@ impl Game {
         drop(transcript);
         self.draw(position);
     }
+}
+
+/// Reads a turn as typed at the prompt: its parts joined by commas or spaces, and, if it
+/// is not legal as typed, with squares in lower case and placed pieces in upper case. A
+/// refusal quotes the text as typed.
+fn read_typed(position: &mut Position<'_>, parts: &[&str]) -> Result<Turn, String> {
+    let typed = parts.join(",");
+    let part = |text: &str| match text.split_once('@') {
+        Some((piece, square)) => format!("{}@{}", piece.to_uppercase(), square.to_lowercase()),
+        None => text.to_lowercase(),
+    };
+    let cased: Vec<String> = typed.split(',').map(part).collect();
+    let cased = cased.join(",");
+    moves::read(position, &typed).or_else(|refusal| match cased == typed {
+        true => Err(refusal),
+        false => moves::read(position, &cased).map_err(|_| refusal),
+    })
 }
 
 /// The texts starting with `prefix`, on one line, or a note that there are none.

@@ -428,12 +428,12 @@ fn malformed_and_illegal_moves_get_different_messages() {
     expect(
         &["moves", &chess, "--moves", "e2e5"],
         1,
-        "the legal moves starting with `e2` are e2e3 e2e4",
+        "a Pawn does not move from e2 to e5 here\n  │ legal turns starting with `e2`: e2e3 e2e4",
     );
     expect(
         &["moves", &chess, "--moves", "a3a4"],
         1,
-        "no legal move starts with `a3`",
+        "`a3a4` is not legal here: there is no piece on a3",
     );
 }
 

@@ -179,7 +179,8 @@ fn every_prompt_command_answers() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "hint: ",
         "`Nd3` is not written as a move",
-        "the legal moves starting with `e2` are e2e3 e2e4",
+        "`e2e5` is not legal here: a Pawn does not move from e2 to e5 here\nlegal turns \
+         starting with `e2`: e2e3 e2e4 (`moves` lists every turn)",
         "Black plays ",
         "result: unfinished (stopped)",
     ] {
@@ -609,4 +610,114 @@ fn a_second_ctrl_c_quits_at_once() {
         "{record}"
     );
     assert_eq!(code, Some(130), "the second Ctrl-C did not quit");
+}
+
+/// Through a real terminal (a pseudo-terminal made by `script`, which Debian always has): the
+/// prompt shows before any input, and each player's pieces are in their colour.
+#[cfg(unix)]
+#[test]
+fn a_terminal_sees_the_prompt_and_coloured_pieces() {
+    let line = format!(
+        "{} play rules/chess.rules --seat 2=human",
+        env!("CARGO_BIN_EXE_fairy")
+    );
+    let mut child = Command::new("script")
+        .args(["-q", "-e", "-c", &line, "/dev/null"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("`script` makes a pseudo-terminal");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let out = Arc::default();
+    let reader = gather(
+        Box::new(child.stdout.take().expect("stdout")),
+        Arc::clone(&out),
+    );
+    let started = Instant::now();
+    while !text(&out).contains("White> ") && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let seen = text(&out);
+    stdin.write_all(b"quit\n").expect("type quit");
+    drop(stdin);
+    assert!(
+        ended_within(&mut child, Duration::from_secs(10)).is_some(),
+        "{seen}"
+    );
+    reader.join().expect("the output reader");
+    assert!(seen.contains("White> "), "no prompt before input:\n{seen}");
+    assert!(
+        seen.contains("\x1b[1;97mP"),
+        "White's Pawns in white:\n{seen}"
+    );
+    assert!(
+        seen.contains("\x1b[1;90mp"),
+        "Black's Pawns in grey:\n{seen}"
+    );
+}
+
+/// Through a pipe the board is plain; a human in the second seat sees it from their side.
+#[test]
+fn the_second_seat_sees_the_board_from_its_side() {
+    let (code, out, err) = fairy(
+        &[
+            "play",
+            "rules/chess.rules",
+            "--seat",
+            "1=random",
+            "--seat",
+            "2=human",
+        ],
+        "quit\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!out.contains('\x1b'), "no escapes in a pipe:\n{out}");
+    let first_rank = out
+        .lines()
+        .find(|l| l.trim_start().starts_with(char::is_numeric));
+    assert_eq!(
+        first_rank.map(str::trim),
+        Some("1  R N B K Q B N R"),
+        "{out}"
+    );
+    assert!(out.contains("     h g f e d c b a"), "{out}");
+    let (_, out, _) = fairy(
+        &["play", "rules/chess.rules", "--flip", "--seat", "2=human"],
+        "quit\n",
+    );
+    assert!(out.contains("     h g f e d c b a"), "--flip:\n{out}");
+}
+
+/// With more than two players, the computers' turns are drawn on one board before the
+/// human's next turn, and listed.
+#[test]
+fn the_computers_turns_are_drawn_together() {
+    let args = ["play", "rules/yonin-bishogi.rules", "--think-ms", "20"];
+    let (code, out, err) = fairy(&args, "c1c2\nquit\n");
+    assert_eq!(code, Some(0), "{err}");
+    let boards = out.matches("to move: ").count();
+    assert_eq!(
+        boards, 2,
+        "the start and the board before Red's next turn:\n{out}"
+    );
+    let listed = out
+        .lines()
+        .find(|l| l.starts_with("last turns: Red c1c2, Blue "));
+    let listed = listed.unwrap_or_else(|| panic!("the turns listed:\n{out}"));
+    assert!(
+        listed.contains(", Yellow ") && listed.contains(", Green "),
+        "{listed}"
+    );
+}
+
+/// A turn may be typed with a space between its parts, and with capitals.
+#[test]
+fn a_turn_may_be_typed_with_spaces_and_capitals() {
+    let args = ["play", "rules/amazons.rules", "--seat", "2=human"];
+    let (code, out, err) = fairy(&args, "D1D7 D7G7\nquit\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("last turn: White d1d7,d7g7"), "{out}");
 }

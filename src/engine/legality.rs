@@ -358,7 +358,7 @@ impl<'r> Position<'r> {
 
     /// Whether `turn` is allowed where a royal piece in check may not flee: a turn that does
     /// not move a royal piece, or one made out of check, or the capture of the one checker.
-    fn flight_allowed<B: Bitboard>(&self, turn: &Turn, mover: usize) -> bool {
+    pub(super) fn flight_allowed<B: Bitboard>(&self, turn: &Turn, mover: usize) -> bool {
         let main = turn.main();
         let moves_royal = matches!(main.kind, PartKind::Move | PartKind::Promote)
             && self.royal_set::<B>(mover).has(main.from);

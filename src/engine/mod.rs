@@ -36,6 +36,7 @@ pub mod perft;
 mod pins;
 pub mod position;
 pub mod probe;
+pub mod refusal;
 mod royal_threat;
 pub mod setup;
 mod standoff;

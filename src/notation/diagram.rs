@@ -8,18 +8,31 @@ use crate::engine::Position;
 pub enum Marks {
     /// A `>` before each marked square, for plain text.
     Plain,
-    /// Each marked square in reverse video, for a terminal.
+    /// Each marked square in reverse video and each player's pieces in their colour, for a
+    /// terminal.
     Colour,
+}
+
+/// How a diagram is drawn: its marks, and which way up.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct View {
+    pub marks: Marks,
+    /// Seen from the far side: the last rank at the bottom and the last file at the left.
+    pub flipped: bool,
 }
 
 /// Ranks from the top with their numbers, files lettered below; `.` an empty square, `*` a
 /// blocked one, a blank a hole. Then who moves, pieces in hand, and the FEN.
 pub fn diagram(position: &mut Position<'_>) -> String {
-    marked_diagram(position, &[], Marks::Plain)
+    let view = View {
+        marks: Marks::Plain,
+        flipped: false,
+    };
+    marked_diagram(position, &[], view)
 }
 
-/// The diagram with the squares `marked` shown as `marks` says.
-pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) -> String {
+/// The diagram with the squares `marked` shown, seen as `view` says.
+pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], view: View) -> String {
     let rules = position.rules();
     let geometry = &rules.geometry;
     let cell = rules
@@ -32,20 +45,33 @@ pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) 
         + 1
         + usize::from(rules.players.count() > 2);
     let mut out = String::new();
-    for rank in (0..geometry.height as i32).rev() {
+    let ranks: Vec<i32> = match view.flipped {
+        false => (0..geometry.height as i32).rev().collect(),
+        true => (0..geometry.height as i32).collect(),
+    };
+    let files: Vec<i32> = match view.flipped {
+        false => (0..geometry.width as i32).collect(),
+        true => (0..geometry.width as i32).rev().collect(),
+    };
+    for &rank in &ranks {
         out.push_str(&format!("{:>3} ", rank + 1));
-        for file in 0..geometry.width as i32 {
+        for &file in &files {
             let sq = geometry.at(file, rank);
             let text = match sq {
                 NO_SQUARE => " ".to_string(),
                 _ => square_text(position, sq),
             };
-            out.push_str(&mark(&text, cell, marked.contains(&sq).then_some(marks)));
+            let marks = marked.contains(&sq).then_some(view.marks);
+            let colour = (view.marks == Marks::Colour && sq != NO_SQUARE)
+                .then(|| position.piece(position.board()[sq as usize]))
+                .flatten()
+                .map(|(_, player)| player_colour(&rules.players.names[player], player));
+            out.push_str(&mark(&text, cell, marks, colour));
         }
         out.push('\n');
     }
     out.push_str("    ");
-    for file in 0..geometry.width {
+    for &file in &files {
         out.push_str(&format!("{:>cell$}", char::from(b'a' + file as u8)));
     }
     out.push('\n');
@@ -57,6 +83,7 @@ pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) 
     out.push_str(&out_line(position));
     out.push_str(&check_line(position));
     out.push_str(&phase_lines(position));
+    out.push_str(&super::describe::state_lines(position));
     for (player, name) in rules.players.names.iter().enumerate() {
         let held: Vec<String> = rules
             .pieces
@@ -72,6 +99,7 @@ pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], marks: Marks) 
             out.push_str(&format!("in hand, {name}: {}\n", held.join(", ")));
         }
     }
+    out.push_str(&super::describe::legend(position));
     out.push_str(&format!("fen: {}\n", super::fen::write(position)));
     out
 }
@@ -171,13 +199,39 @@ fn check_line(position: &mut Position<'_>) -> String {
     }
 }
 
-/// One cell of width `cell`, right-aligned, marked if asked and there is room.
-fn mark(text: &str, cell: usize, marks: Option<Marks>) -> String {
+/// One cell of width `cell`, right-aligned, marked if asked and there is room, and in the
+/// colour of an ANSI code if one is given.
+fn mark(text: &str, cell: usize, marks: Option<Marks>, colour: Option<u8>) -> String {
     let pad = " ".repeat(cell.saturating_sub(text.chars().count()));
+    let text = match colour {
+        Some(code) => format!("\x1b[1;{code}m{text}\x1b[22;39m"),
+        None => text.to_string(),
+    };
     match marks {
         None => format!("{pad}{text}"),
-        Some(Marks::Colour) => format!("{pad}\x1b[7m{text}\x1b[0m"),
-        Some(Marks::Plain) if pad.is_empty() => text.to_string(),
+        Some(Marks::Colour) => format!("{pad}\x1b[7m{text}\x1b[27m"),
+        Some(Marks::Plain) if pad.is_empty() => text,
         Some(Marks::Plain) => format!("{}>{text}", &pad[1..]),
     }
+}
+
+/// The ANSI colour code of a player's pieces: the colour the player is named after, where it
+/// is one a terminal shows, else one of a palette by seat.
+fn player_colour(name: &str, player: usize) -> u8 {
+    const NAMED: &[(&str, u8)] = &[
+        ("white", 97),
+        ("black", 90),
+        ("red", 31),
+        ("green", 32),
+        ("yellow", 33),
+        ("blue", 34),
+        ("magenta", 35),
+        ("purple", 35),
+        ("cyan", 36),
+    ];
+    const PALETTE: &[u8] = &[97, 90, 31, 32, 33, 34, 35, 36];
+    let lower = name.to_lowercase();
+    (NAMED.iter())
+        .find(|(colour, _)| lower == *colour)
+        .map_or(PALETTE[player % PALETTE.len()], |&(_, code)| code)
 }

@@ -1,13 +1,16 @@
 //! Notation: positions as FEN and turns as coordinate text, read and written.
 
-pub use diagram::{Marks, checking_pieces, diagram, marked_diagram, square_text};
+pub use describe::turn_words;
+pub use diagram::{Marks, View, checking_pieces, diagram, marked_diagram, square_text};
 
 use crate::limits::MAX_QUOTED_CHARS;
 use crate::source::{head, printable};
 
+mod describe;
 mod diagram;
 pub mod fen;
 pub mod moves;
+mod refusal;
 
 /// `text` in backquotes, as messages quote the input they are about: cut after
 /// [`MAX_QUOTED_CHARS`] characters, with `…` for the rest, and control characters shown as `?`

@@ -73,41 +73,11 @@ pub fn read(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
     let mut matching = legal.iter().zip(&texts).filter(|(_, t)| *t == text);
     match (matching.next(), matching.next()) {
         (Some((turn, _)), None) => Ok(*turn),
-        (None, _) => Err(not_legal(text, &texts)),
+        (None, _) => Err(super::refusal::explain(position, text)),
         (Some(_), Some(_)) => Err(format!(
             "{} is ambiguous: several legal moves are written this way",
             quoted(text)
         )),
-    }
-}
-
-/// Why a well-formed move is refused, with the legal moves that start the same way.
-fn not_legal(text: &str, legal: &[String]) -> String {
-    let first = text.split(',').next().unwrap_or(text);
-    // The square a move starts from (`e2` of `e2e4`), or the piece placed (`P@` of `P@e4`).
-    let start = match first.find('@') {
-        Some(at) => &first[..=at],
-        None => {
-            let digits = first[1..]
-                .find(|c: char| !c.is_ascii_digit())
-                .map_or(first.len(), |i| i + 1);
-            &first[..digits]
-        }
-    };
-    let mut alike: Vec<&str> = legal
-        .iter()
-        .map(String::as_str)
-        .filter(|t| t.starts_with(start) && !start.is_empty())
-        .collect();
-    alike.sort_unstable();
-    alike.dedup();
-    let (text, start) = (quoted(text), quoted(start));
-    match alike.as_slice() {
-        [] => format!("{text} is not a legal move here, and no legal move starts with {start}"),
-        some => format!(
-            "{text} is not a legal move here; the legal moves starting with {start} are {}",
-            some.join(" ")
-        ),
     }
 }
 
@@ -170,7 +140,7 @@ pub fn play(position: &mut Position<'_>, list: &str) -> Result<(), NotationError
     Ok(())
 }
 
-/// Every legal turn's text, sorted. A turn that can be made in several ways (placements
+/// Every legal turn's text, in board order (see [`sort_naturally`]). A turn that can be made in several ways (placements
 /// followed by the same move) is listed once, under the smallest of its texts. Empty where the
 /// position has more turns than fairy holds ([`Position::turns_overflowed`] says so).
 pub fn legal_texts(position: &mut Position<'_>) -> Vec<String> {
@@ -187,11 +157,40 @@ pub fn legal_texts(position: &mut Position<'_>) -> Vec<String> {
             (same, write(position, turn))
         })
         .collect();
-    texts.sort_by(|a, b| a.1.cmp(&b.1));
+    texts.sort_by(|a, b| natural_order(&a.1, &b.1));
     let mut seen = std::collections::HashSet::new();
     texts
         .into_iter()
         .filter(|(same, _)| same.is_none_or(|hash| seen.insert(hash)))
         .map(|(_, text)| text)
         .collect()
+}
+
+/// Sorts turn texts in board order: squares file by file, and ranks by number, so that
+/// `b3b2` comes before `b3b10`.
+pub fn sort_naturally(texts: &mut [String]) {
+    texts.sort_by(|a, b| natural_order(a, b));
+}
+
+/// Compares two texts with their runs of digits as numbers.
+fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    chunks(a).cmp(chunks(b))
+}
+
+/// A text as single characters, with each run of digits as one `0` and its value.
+fn chunks(text: &str) -> impl Iterator<Item = (char, u64)> + '_ {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let first = rest.chars().next()?;
+        if first.is_ascii_digit() {
+            let digits = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            let value = rest[..digits].parse().unwrap_or(u64::MAX);
+            rest = &rest[digits..];
+            return Some(('0', value));
+        }
+        rest = &rest[first.len_utf8()..];
+        Some((first, 0))
+    })
 }
