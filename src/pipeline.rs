@@ -36,6 +36,18 @@ impl Loaded {
     pub fn is_valid(&self) -> bool {
         self.summary.is_some()
     }
+
+    /// The rules of a file, valid or not, that the engine does not run, each where the file
+    /// first uses it: a valid file with any cannot be played.
+    pub fn not_run(&self) -> Vec<(Span, &str)> {
+        let problems = self.problems.iter().filter(|p| p.code == Code::NotRunYet);
+        problems
+            .flat_map(|p| {
+                let notes = p.notes.iter().map(|(span, note)| (*span, note.as_str()));
+                std::iter::once((p.span, p.label.as_str())).chain(notes)
+            })
+            .collect()
+    }
 }
 
 /// Loads a rule file's text, to play it.

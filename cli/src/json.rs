@@ -15,9 +15,17 @@ pub fn check_verdict(file: &str, text: &str, loaded: &Loaded) -> Value {
     let cost = loaded
         .cost
         .map(|cost| json!({ "turns": cost.turns, "replies": cost.replies }));
+    let not_run: Vec<Value> = (loaded.not_run().into_iter())
+        .map(|(span, rule)| {
+            let (line, column) = line_and_column(text, span.start);
+            json!({ "rule": rule, "line": line, "column": column })
+        })
+        .collect();
     json!({
         "file": file,
         "valid": loaded.is_valid(),
+        "playable": loaded.rules.is_some(),
+        "not_run": not_run,
         "summary": loaded.summary.as_ref().map(|s| s.to_string()),
         "cost": cost,
         "problems": loaded.problems.iter().map(|p| problem(text, p)).collect::<Vec<_>>(),
@@ -26,7 +34,7 @@ pub fn check_verdict(file: &str, text: &str, loaded: &Loaded) -> Value {
 
 /// A file that could not be read or is not text.
 pub fn unreadable(file: &str, message: &str) -> Value {
-    json!({ "file": file, "valid": false, "summary": null, "cost": null, "error": message, "problems": [] })
+    json!({ "file": file, "valid": false, "playable": false, "not_run": [], "summary": null, "cost": null, "error": message, "problems": [] })
 }
 
 fn problem(text: &str, problem: &Problem) -> Value {

@@ -106,6 +106,8 @@ pub(crate) enum Reported {
     /// Bad usage that clap cannot see, as a seat the game does not have: exit code 2, as clap
     /// gives for the rest.
     Usage,
+    /// A valid rule file with rules the engine does not run yet: exit code 3.
+    Unplayable,
 }
 
 /// Writes to standard output, at once: a prompt that does not end its line must show before
@@ -177,6 +179,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Reported::Invalid) => ExitCode::from(1),
         Err(Reported::Usage) => ExitCode::from(2),
+        Err(Reported::Unplayable) => ExitCode::from(3),
     }
 }
 
@@ -185,20 +188,48 @@ fn check_files(paths: &[String], as_json: bool) -> Result<(), Reported> {
         complain!("error: `-` is given twice: standard input can be read only once");
         return Err(Reported::Usage);
     }
-    let mut all_valid = true;
-    if as_json {
-        let files: Vec<serde_json::Value> = paths.iter().map(|path| check_to_json(path)).collect();
-        all_valid = files.iter().all(|file| file["valid"] == true);
-        emit(&json::text(&serde_json::json!({ "files": files })));
-    } else {
-        for path in paths {
-            all_valid &= check_file(path);
+    let verdicts: Vec<Verdict> = match as_json {
+        true => {
+            let files: Vec<serde_json::Value> =
+                paths.iter().map(|path| check_to_json(path)).collect();
+            let verdicts = files.iter().map(Verdict::of_json).collect();
+            emit(&json::text(&serde_json::json!({ "files": files })));
+            verdicts
+        }
+        false => paths.iter().map(|path| check_file(path)).collect(),
+    };
+    match verdicts.iter().max() {
+        Some(Verdict::Invalid) => Err(Reported::Invalid),
+        Some(Verdict::Unplayable) => Err(Reported::Unplayable),
+        _ => Ok(()),
+    }
+}
+
+/// What `check` found of one file, worst last.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Verdict {
+    Playable,
+    /// Valid, with rules the engine does not run yet.
+    Unplayable,
+    /// Unreadable, or with errors.
+    Invalid,
+}
+
+impl Verdict {
+    fn of(loaded: &Loaded) -> Verdict {
+        match (loaded.is_valid(), loaded.rules.is_some()) {
+            (false, _) => Verdict::Invalid,
+            (true, false) => Verdict::Unplayable,
+            (true, true) => Verdict::Playable,
         }
     }
-    if all_valid {
-        Ok(())
-    } else {
-        Err(Reported::Invalid)
+
+    fn of_json(file: &serde_json::Value) -> Verdict {
+        match (file["valid"] == true, file["playable"] == true) {
+            (false, _) => Verdict::Invalid,
+            (true, false) => Verdict::Unplayable,
+            (true, true) => Verdict::Playable,
+        }
     }
 }
 
@@ -217,22 +248,26 @@ fn check_to_json(path: &str) -> serde_json::Value {
     }
 }
 
-/// Checks one file, printing its summary or its report; returns whether it is valid.
-fn check_file(path: &str) -> bool {
+/// Checks one file, printing its report, then its summary or why it cannot be played.
+fn check_file(path: &str) -> Verdict {
     let Ok(source) = read_text(path, "rule file") else {
-        return false;
+        return Verdict::Invalid;
     };
-    let Loaded {
-        summary, problems, ..
-    } = pipeline::load_with_cost(&source.text);
-    report_problems(&source, problems);
-    match summary {
-        Some(summary) => {
-            emit(&format!("{}: ok: {summary}\n", source.name));
-            true
-        }
-        None => false,
-    }
+    let loaded = pipeline::load_with_cost(&source.text);
+    let verdict = Verdict::of(&loaded);
+    let not_run: Vec<&str> = loaded.not_run().into_iter().map(|(_, rule)| rule).collect();
+    let line = match (&loaded.summary, verdict) {
+        (Some(summary), Verdict::Playable) => format!("{}: ok: {summary}\n", source.name),
+        (Some(_), _) => format!(
+            "{}: checks, but cannot be played: the engine does not run {}\n",
+            source.name,
+            not_run.join("; ")
+        ),
+        (None, _) => String::new(),
+    };
+    report_problems(&source, loaded.problems);
+    emit(&line);
+    verdict
 }
 
 /// Reads a text file held to the limits of rule files (`what` says what it is read as, as for
@@ -283,7 +318,7 @@ pub(crate) fn load_rules(path: &str) -> Result<(Ruleset, Vec<TestCase>), Reporte
             |p| &p.message,
         );
         complain!("error: {path}: fairy cannot play this game: {why}");
-        return Err(Reported::Invalid);
+        return Err(Reported::Unplayable);
     }
     report_problems(&source, problems);
     Err(Reported::Invalid)

@@ -347,6 +347,62 @@ fn a_start_position_with_the_other_king_in_check_is_refused() {
     assert_eq!(located.trim(), "setup Black { King a2 }");
 }
 
+/// A valid file with several rules the engine does not run: `check` names them all at once,
+/// says the file checks but cannot be played, and exits with 3 (1 if another file is invalid);
+/// `--json` says `"playable": false` and lists them where they are.
+#[test]
+fn check_names_every_rule_not_run_at_once() {
+    let text = "game \"not yet\"
+        board 8 x 8
+        player White forward north
+        player Black forward south
+        piece King K { royal step all }
+        piece Relay X { step all grant enemy orthogonal { slide away } }
+        capture custodian orthogonal
+        setup White { King e1 Relay d1 }
+        setup Black { King e8 Relay d8 }
+        lose when checkmated";
+    let file = TempFile::new("not-yet", text.as_bytes());
+    let run = expect(
+        &["check", file.path()],
+        3,
+        "checks, but cannot be played: the engine does not run",
+    );
+    for rule in [
+        "granted moves in a game with royal pieces",
+        "custodian capture in a game with royal pieces",
+    ] {
+        assert!(run.stdout.contains(rule), "{rule} in {}", run.stdout);
+    }
+    let bad = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/bad/custodian-away.rules"
+    );
+    expect(
+        &["check", file.path(), bad],
+        1,
+        "checks, but cannot be played",
+    );
+    let run = fairy(&["check", "--json", file.path()], limit());
+    assert_eq!(run.code, Some(3), "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    let verdict = &report["files"][0];
+    assert_eq!(
+        (verdict["valid"].clone(), verdict["playable"].clone()),
+        (true.into(), false.into())
+    );
+    let rules: Vec<&str> = (verdict["not_run"].as_array().expect("a list").iter())
+        .map(|rule| rule["rule"].as_str().expect("a rule"))
+        .collect();
+    assert_eq!(rules.len(), 2, "{rules:?}");
+    let playable = fairy(&["check", "--json", &shipped("chess.rules")], limit());
+    assert!(
+        playable.stdout.contains("\"playable\": true"),
+        "{}",
+        playable.stdout
+    );
+}
+
 /// A file that needs more castling rights than positions can hold is valid, but cannot be
 /// played: `check` says so with a warning at the castle clause, and the commands that play
 /// refuse it. (Both learn it from the compiler, which counts the rights.)
@@ -368,12 +424,12 @@ fn more_castling_rights_than_fit_are_said_not_to_be_run() {
         rooks.replace('1', "4")
     );
     let file = TempFile::new("rights", text.as_bytes());
-    let run = expect(&["check", file.path()], 0, "more than 32 castling rights");
+    let run = expect(&["check", file.path()], 3, "more than 32 castling rights");
     assert!(run.stderr.contains("not-run-yet"), "{}", run.stderr);
     for command in ["moves", "show"] {
         expect(
             &[command, file.path()],
-            1,
+            3,
             "cannot play this game: the engine does not run these rules yet: more than 32 castling rights",
         );
     }
