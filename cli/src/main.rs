@@ -4,6 +4,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use fairy::check::checked::TestCase;
+use fairy::compile::NO_SQUARE;
 use fairy::compile::Ruleset;
 use fairy::diagnostic::{Code, FileReport, Problem, Span};
 use fairy::engine::Position;
@@ -41,6 +42,22 @@ enum Command {
     },
     /// Show a position as a text diagram.
     Show(PositionArgs),
+    /// Draw one piece's moves from a square of an otherwise empty board: where it moves, where
+    /// it captures (every other square holding an enemy piece), and both.
+    Piece {
+        /// The rule file of the game.
+        #[arg(value_name = "FILE")]
+        file: String,
+        /// The piece, by name or letter.
+        #[arg(value_name = "PIECE")]
+        piece: String,
+        /// The square it stands on; the middle of the board without it.
+        #[arg(long, value_name = "SQ")]
+        on: Option<String>,
+        /// Whose piece it is, by name; the first player without it.
+        #[arg(long, value_name = "NAME")]
+        player: Option<String>,
+    },
     /// List every legal move of a position, one per line, sorted.
     Moves(PositionArgs),
     /// Count the leaf nodes of the legal move tree to a depth.
@@ -154,6 +171,12 @@ fn main() -> ExitCode {
             }
             Ok(())
         }),
+        Command::Piece {
+            file,
+            piece,
+            on,
+            player,
+        } => show_piece(&file, &piece, on.as_deref(), player.as_deref()),
         Command::Moves(args) => with_position(&args, |position| {
             let texts = moves::legal_texts(position);
             match args.json {
@@ -322,6 +345,66 @@ pub(crate) fn load_rules(path: &str) -> Result<(Ruleset, Vec<TestCase>), Reporte
     }
     report_problems(&source, problems);
     Err(Reported::Invalid)
+}
+
+/// `fairy piece`: one piece's moves from a square of an empty board.
+fn show_piece(
+    path: &str,
+    piece: &str,
+    on: Option<&str>,
+    player: Option<&str>,
+) -> Result<(), Reported> {
+    let (rules, _) = load_rules(path)?;
+    let kinds = &rules.pieces.kinds;
+    let kind = (kinds.iter())
+        .position(|k| k.name.eq_ignore_ascii_case(piece) || k.letter.eq_ignore_ascii_case(piece));
+    let Some(kind) = kind else {
+        let names: Vec<String> = kinds
+            .iter()
+            .map(|k| format!("{} ({})", k.name, k.letter))
+            .collect();
+        complain!(
+            "error: {} has no piece {}: its pieces are {}",
+            path,
+            quoted(piece),
+            names.join(", ")
+        );
+        return Err(Reported::Usage);
+    };
+    let names = &rules.players.names;
+    let player = match player {
+        None => 0,
+        Some(name) => match names.iter().position(|n| n.eq_ignore_ascii_case(name)) {
+            Some(player) => player,
+            None => {
+                complain!(
+                    "error: {} has no player {}: its players are {}",
+                    path,
+                    quoted(name),
+                    names.join(", ")
+                );
+                return Err(Reported::Usage);
+            }
+        },
+    };
+    let geometry = &rules.geometry;
+    // On a board whose middle is a hole, the first square there is.
+    let middle = match geometry.at(geometry.width as i32 / 2, geometry.height as i32 / 2) {
+        NO_SQUARE => 0,
+        sq => sq,
+    };
+    let from = match on {
+        None => middle,
+        Some(name) => match geometry.parse(name) {
+            Some(sq) => sq,
+            None => {
+                complain!("error: {} is not a square of this board", quoted(name));
+                return Err(Reported::Usage);
+            }
+        },
+    };
+    emit(&fairy::notation::piece_diagram(&rules, kind, player, from));
+    Ok(())
 }
 
 /// Sets up the position the arguments describe and runs `action` on it.

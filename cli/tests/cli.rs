@@ -1042,3 +1042,43 @@ fn a_bad_byte_on_a_long_line_is_reported_briefly() {
         assert!(run.stderr.len() < 2_000, "{args:?}: {}", run.stderr);
     }
 }
+
+/// `fairy piece` draws one piece's moves on an empty board: a Pawn moves ahead and captures
+/// diagonally; an unknown piece, player or square is bad usage.
+#[test]
+fn a_piece_is_drawn_with_its_moves_and_captures() {
+    let chess = shipped("chess.rules");
+    let run = expect(
+        &["piece", &chess, "pawn", "--on", "e2"],
+        0,
+        "Pawn (P) of White, from e2: 2 squares it moves to (o), 2 it captures on (x), 0 both (*)",
+    );
+    let ranks: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(ranks[5], "  3  . . . x o x . .", "{}", run.stdout);
+    assert_eq!(ranks[4], "  4  . . . . o . . .", "{}", run.stdout);
+    let run = expect(
+        &["piece", &chess, "N", "--player", "black", "--on", "a8"],
+        0,
+        "Knight (N) of Black, from a8: 0 squares it moves to (o), 0 it captures on (x), 2 both (*)",
+    );
+    assert!(
+        run.stdout.contains("  8  n . . . . . . ."),
+        "{}",
+        run.stdout
+    );
+    expect(
+        &["piece", &chess, "Zebra"],
+        2,
+        "has no piece `Zebra`: its pieces are King (K)",
+    );
+    expect(
+        &["piece", &chess, "King", "--player", "Red"],
+        2,
+        "has no player `Red`",
+    );
+    expect(
+        &["piece", &chess, "King", "--on", "i9"],
+        2,
+        "`i9` is not a square of this board",
+    );
+}

@@ -54,6 +54,26 @@ impl<'r> ProbeBoard<'r> {
         ProbeBoard { position, filler }
     }
 
+    /// The squares the piece `code` moves to from `sq`, each once (none from a blocked square).
+    pub fn targets(&mut self, code: Code, sq: Sq) -> Vec<Sq> {
+        if self.position.board[sq as usize] == BLOCKED {
+            return Vec::new();
+        }
+        self.position.set_square(sq, code);
+        let mut turns = Vec::new();
+        if let Some((_, player)) = self.position.piece(code) {
+            (self.position).piece_turns(sq, code, player, &Turn::EMPTY, &mut turns);
+        }
+        self.position.set_square(sq, self.filler);
+        let mut targets: Vec<Sq> = turns
+            .iter()
+            .filter_map(|turn| turn.last_move().map(|part| part.to))
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        targets
+    }
+
     /// How many moves the piece `code` makes from `sq` (none from a blocked square).
     pub fn reach(&mut self, code: Code, sq: Sq) -> usize {
         if self.position.board[sq as usize] == BLOCKED {

@@ -1,7 +1,8 @@
 //! A position as a text diagram, for `fairy show`.
 
-use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Sq};
+use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Ruleset, Sq};
 use crate::engine::Position;
+use crate::engine::probe::ProbeBoard;
 
 /// How a diagram shows the squares of the last turn.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -234,4 +235,64 @@ fn player_colour(name: &str, player: usize) -> u8 {
     (NAMED.iter())
         .find(|(colour, _)| lower == *colour)
         .map_or(PALETTE[player % PALETTE.len()], |&(_, code)| code)
+}
+
+/// One piece's moves from `from` on an otherwise empty board, as the Interactive Diagram shows
+/// them: `o` where it moves, `x` where it captures (each other square holding an enemy piece),
+/// `*` where it does both; blocked squares stay `#`.
+pub fn piece_diagram(rules: &Ruleset, kind: usize, player: usize, from: Sq) -> String {
+    let code = rules.pieces.code(kind, player);
+    let moves = ProbeBoard::empty(rules).targets(code, from);
+    let enemy = (player + 1) % rules.players.count();
+    let enemy = match enemy == player {
+        true => code,
+        false => rules.pieces.code(target_kind(rules), enemy),
+    };
+    let captures = ProbeBoard::crowded(rules, enemy).targets(code, from);
+    let geometry = &rules.geometry;
+    let blocked = Position::start(rules);
+    let mut out = String::new();
+    for rank in (0..geometry.height as i32).rev() {
+        out.push_str(&format!("{:>3} ", rank + 1));
+        for file in 0..geometry.width as i32 {
+            let sq = geometry.at(file, rank);
+            let text = match (sq, moves.contains(&sq), captures.contains(&sq)) {
+                (NO_SQUARE, ..) => " ".to_string(),
+                _ if sq == from => {
+                    super::fen::written(rules, &rules.pieces.kinds[kind].letter, player)
+                }
+                _ if blocked.board()[sq as usize] == BLOCKED => "#".to_string(),
+                (_, true, true) => "*".to_string(),
+                (_, true, false) => "o".to_string(),
+                (_, false, true) => "x".to_string(),
+                (_, false, false) => ".".to_string(),
+            };
+            out.push_str(&format!("{text:>2}"));
+        }
+        out.push('\n');
+    }
+    out.push_str("    ");
+    for file in 0..geometry.width {
+        out.push_str(&format!("{:>2}", char::from(b'a' + file as u8)));
+    }
+    let only = |of: &[Sq], not: &[Sq]| of.iter().filter(|sq| !not.contains(sq)).count();
+    let both = moves.iter().filter(|sq| captures.contains(sq)).count();
+    out.push_str(&format!(
+        "\n\n{} ({}) of {}, from {}: {} squares it moves to (o), {} it captures on (x), {} both (*)\n",
+        rules.pieces.kinds[kind].name,
+        rules.pieces.kinds[kind].letter,
+        rules.players.names[player],
+        geometry.name(from),
+        only(&moves, &captures),
+        only(&captures, &moves),
+        both
+    ));
+    out
+}
+
+/// The kind a piece captures on the crowded board: one that is not royal, where there is one.
+fn target_kind(rules: &Ruleset) -> usize {
+    (rules.pieces.kinds.iter())
+        .position(|k| !k.royal)
+        .unwrap_or(0)
 }

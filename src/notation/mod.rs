@@ -1,7 +1,9 @@
 //! Notation: positions as FEN and turns as coordinate text, read and written.
 
 pub use describe::turn_words;
-pub use diagram::{Marks, View, checking_pieces, diagram, marked_diagram, square_text};
+pub use diagram::{
+    Marks, View, checking_pieces, diagram, marked_diagram, piece_diagram, square_text,
+};
 
 use crate::limits::MAX_QUOTED_CHARS;
 use crate::source::{head, printable};
