@@ -243,3 +243,51 @@ fn half_planes_collect_coefficients() {
     assert_eq!((lhs.x, lhs.y, lhs.constant), (-1, 1, 0));
     assert_eq!(rhs.constant, 6);
 }
+
+/// `and`, `or` and `not` read the same in every place a zone is written (a definition, a move
+/// rule's `from` and `to`, a trigger, a goal, a drop): `not` binds first, then `and`, then
+/// `or`; mixing `and` and `or` without brackets is allowed, with a warning to add them.
+#[test]
+fn zone_expressions_parse_the_same_everywhere() {
+    let text = "game \"g\"\nboard 8 x 8\nplayer White forward north\nplayer Black forward south
+zone home = rank 1 or rank 2 and not file a
+piece Pawn P {
+  move step forward from rank 1 or rank 2 and not file a
+  capture step diagonal-forward to rank 1 or rank 2 and not file a
+  drop not in rank 1 or rank 2 and not file a
+}
+on enter rank 1 or rank 2 and not file a by Pawn { remove enemy Pawn }
+win when Pawn reaches rank 1 or rank 2 and not file a
+";
+    let parsed = fairy::syntax::parse_recovering(text);
+    assert!(
+        parsed.problems.iter().all(|p| !p.is_error()),
+        "{:#?}",
+        parsed.problems
+    );
+    let warnings = (parsed.problems.iter())
+        .filter(|p| p.code == fairy::diagnostic::Code::MixedZoneOperators)
+        .count();
+    assert_eq!(warnings, 6, "one per place: {:#?}", parsed.problems);
+    // Each place holds the same tree: rank 1 or (rank 2 and (not file a)).
+    let tree = format!("{:?}", parsed.file);
+    let shape = |text: &str| {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(at) = rest.find("Or([") {
+            out.push_str("Or");
+            rest = &rest[at + 4..];
+            let and = rest.find("And([").expect("an And inside");
+            let not = rest.find("Not(").expect("a Not inside");
+            assert!(and < not, "and binds before or, not before and");
+        }
+        out
+    };
+    assert_eq!(shape(&tree), "Or".repeat(6), "{tree}");
+    let bracketed = text.replace(
+        "rank 1 or rank 2 and not file a",
+        "rank 1 or (rank 2 and not file a)",
+    );
+    let parsed = fairy::syntax::parse_recovering(&bracketed);
+    assert!(parsed.problems.is_empty(), "{:#?}", parsed.problems);
+}

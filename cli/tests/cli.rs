@@ -1051,7 +1051,7 @@ fn a_piece_is_drawn_with_its_moves_and_captures() {
     let run = expect(
         &["piece", &chess, "pawn", "--on", "e2"],
         0,
-        "Pawn (P) of White, from e2: 2 squares it moves to (o), 2 it captures on (x), 0 both (*)",
+        "Pawn (P) of White, from e2: 2 squares it moves to (o), 2 squares it captures on (x), 0 squares both (*)",
     );
     let ranks: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(ranks[5], "  3  . . . x o x . .", "{}", run.stdout);
@@ -1059,7 +1059,7 @@ fn a_piece_is_drawn_with_its_moves_and_captures() {
     let run = expect(
         &["piece", &chess, "N", "--player", "black", "--on", "a8"],
         0,
-        "Knight (N) of Black, from a8: 0 squares it moves to (o), 0 it captures on (x), 2 both (*)",
+        "Knight (N) of Black, from a8: 0 squares it moves to (o), 0 squares it captures on (x), 2 squares both (*)",
     );
     assert!(
         run.stdout.contains("  8  n . . . . . . ."),

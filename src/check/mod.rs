@@ -85,8 +85,13 @@ pub struct Verdict {
 /// that one report holds every mistake: its unknown names and squares off the board, but not
 /// the names of items left out, nor what depends on the file as a whole.
 pub fn check(parsed: &Parsed, text: &str) -> Verdict {
-    if parsed.problems.is_empty() {
-        return check_whole(&parsed.file);
+    // Warnings of the syntax (brackets a reader may want) leave the file whole.
+    if !parsed.problems.iter().any(Problem::is_error) {
+        let mut verdict = check_whole(&parsed.file);
+        verdict
+            .problems
+            .splice(0..0, parsed.problems.iter().cloned());
+        return verdict;
     }
     let mut problems = parsed.problems.clone();
     let lost_keywords: Vec<&str> = parsed.lost.iter().map(|(k, _)| k.as_str()).collect();

@@ -44,6 +44,8 @@ codes! {
     BetzaSelectsNothing = "betza-selects-nothing",
     /// Past the problems a report shows: how many more there are.
     MoreProblems = "more-problems",
+    /// `and` and `or` mixed in a zone without brackets.
+    MixedZoneOperators = "mixed-zone-operators",
 
     // Names.
     UnknownPlayer = "unknown-player",

@@ -277,15 +277,19 @@ pub fn piece_diagram(rules: &Ruleset, kind: usize, player: usize, from: Sq) -> S
     }
     let only = |of: &[Sq], not: &[Sq]| of.iter().filter(|sq| !not.contains(sq)).count();
     let both = moves.iter().filter(|sq| captures.contains(sq)).count();
+    let squares = |n: usize| match n {
+        1 => "1 square".to_string(),
+        n => format!("{n} squares"),
+    };
     out.push_str(&format!(
-        "\n\n{} ({}) of {}, from {}: {} squares it moves to (o), {} it captures on (x), {} both (*)\n",
+        "\n\n{} ({}) of {}, from {}: {} it moves to (o), {} it captures on (x), {} both (*)\n",
         rules.pieces.kinds[kind].name,
         rules.pieces.kinds[kind].letter,
         rules.players.names[player],
         geometry.name(from),
-        only(&moves, &captures),
-        only(&captures, &moves),
-        both
+        squares(only(&moves, &captures)),
+        squares(only(&captures, &moves)),
+        squares(both)
     ));
     out
 }

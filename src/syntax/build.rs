@@ -248,6 +248,9 @@ impl Builder {
         let kind = match pair.as_rule() {
             Rule::zone_expr | Rule::zone_and => {
                 let is_or = pair.as_rule() == Rule::zone_expr;
+                if is_or {
+                    self.warn_of_mixed_operators(&pair);
+                }
                 let mut operands: Vec<_> = parts(pair).map(|p| self.zone_expr(p)).collect();
                 if operands.len() == 1 {
                     return operands.pop().expect("one operand");
@@ -300,6 +303,27 @@ impl Builder {
             other => unreachable!("the grammar has no zone {other:?}"),
         };
         Spanned::new(kind, span)
+    }
+
+    /// Warns of an `or` with an `and` among its operands, not in brackets: `and` binds first,
+    /// as everywhere, but a reader may take `A or B and C` the other way.
+    fn warn_of_mixed_operators(&mut self, pair: &P<'_>) {
+        let operands: Vec<P<'_>> = parts(pair.clone()).collect();
+        let mixed = operands.len() > 1 && operands.iter().any(|p| parts(p.clone()).count() > 1);
+        if mixed {
+            let span = self.span(pair);
+            self.problems.push(
+                Problem::warning(
+                    Code::MixedZoneOperators,
+                    "`and` and `or` are mixed without brackets",
+                    span,
+                    "`and` binds before `or` here",
+                )
+                .with_help(
+                    "`A or B and C` means `A or (B and C)`; write the brackets to say which you mean",
+                ),
+            );
+        }
     }
 
     fn range(&mut self, pair: P<'_>) -> (Spanned<u32>, Spanned<u32>) {

@@ -21,7 +21,7 @@ struct RulesParser;
 /// Parses a rule file. On failure, returns every syntax problem found.
 pub fn parse(source: &str) -> Result<RuleFile, Vec<Problem>> {
     let parsed = parse_recovering(source);
-    match parsed.problems.is_empty() {
+    match !parsed.problems.iter().any(Problem::is_error) {
         true => Ok(parsed.file),
         false => Err(parsed.problems),
     }
