@@ -79,3 +79,25 @@ fn shipped_rule_files_have_no_errors() {
         assert!(errors.is_empty(), "{}: {errors:?}", path.display());
     }
 }
+
+/// A syntax error in one item hides no mistake of another that holds whatever the lost text
+/// said: duplicates and rules wrong in their own words are all in one report.
+#[test]
+fn syntax_errors_hide_no_other_mistake() {
+    let report = report_for(Path::new("tests/bad/many-mistakes-at-once.rules"));
+    let codes: Vec<&str> = report.problems.iter().map(|p| p.code.as_str()).collect();
+    for code in [
+        "syntax-error",
+        "betza-modifiers-without-atom",
+        "letter-twice",
+        "duplicate-piece",
+        "unknown-zone",
+        "square-off-board",
+        "leap-never-lands",
+        "rank-range-empty",
+        "setup-twice",
+        "repeated-too-few",
+    ] {
+        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    }
+}

@@ -112,7 +112,7 @@ pub fn check(parsed: &Parsed, text: &str) -> Verdict {
         // Only what is judged at its own place: a line blanked or an item left out can take
         // away what the other problems look for.
         problems.extend(checker.problems.into_iter().filter(|p| {
-            p.local
+            (p.local || holds_whatever_was_lost(p.code))
                 && !lost_names
                     .iter()
                     .any(|name| names::is_unknown(p, name, text))
@@ -123,6 +123,90 @@ pub fn check(parsed: &Parsed, text: &str) -> Verdict {
         checked: None,
         uses: Vec::new(),
     }
+}
+
+/// Whether a problem of this kind, found in the items that parsed, stands whatever the items
+/// and lines a syntax error left out said: a name, letter or rule given twice (what was lost
+/// can only add to that), or a rule whose own words are wrong (a zero range, a leap that never
+/// lands). A problem about what a file lacks (no royal piece, a piece without moves) might be
+/// answered by the text that was lost, and waits until the syntax is fixed.
+fn holds_whatever_was_lost(code: Code) -> bool {
+    use Code::*;
+    matches!(
+        code,
+        DuplicatePlayer
+            | DuplicatePiece
+            | DuplicateZone
+            | DuplicateCounter
+            | DuplicatePhase
+            | DuplicateMoveTag
+            | ListedTwice
+            | GameNamedTwice
+            | GameNameEmpty
+            | BoardTwice
+            | BoardSize
+            | ShapeHeight
+            | ShapeWidth
+            | RunNotStraight
+            | PlayersSameInitial
+            | ZoneCaseTwice
+            | RankZero
+            | RankRangeEmpty
+            | LetterNotCapital
+            | LetterTwice
+            | TooManyKinds
+            | RoyalTwice
+            | ModifierTwice
+            | LikeItself
+            | LikeWithModifier
+            | RangeZero
+            | LeapZeroVector
+            | LeapNeverLands
+            | DirectionsSelectNothing
+            | AwayOutsideGrant
+            | AwayNotAlone
+            | NarrowOnStraightLine
+            | LameWithoutPath
+            | PassableCapture
+            | PassableWithoutLame
+            | EnPassantMoveOnly
+            | TakesMoveOnly
+            | EnPassantAtom
+            | PromotionToItself
+            | PerFileZero
+            | PromotionLimitZero
+            | CastleTwice
+            | CastleDistance
+            | CastleWithItself
+            | CaptureRuleTwice
+            | CaptureRulesContradict
+            | CounterLimitZero
+            | CounterEventTwice
+            | OrdinaryTurnTwice
+            | PeriodTooShort
+            | PeriodTwice
+            | ShootBeforeMove
+            | GateBeforeMove
+            | ArrowTagTwice
+            | ArrowAtom
+            | ArrowWithMode
+            | ArrowWithModifier
+            | PieNotOnce
+            | EndConditionTwice
+            | DrawOddsTwice
+            | RepeatedTooFew
+            | QuietPliesZero
+            | FewerThanZero
+            | PassedZero
+            | SetupTwice
+            | SquareSetUpTwice
+            | HandOverflow
+            | CastlingHomeTwice
+            | TestNameTwice
+            | PerftDepthZero
+            | PerftTooDeep
+            | PerftDepthTwice
+    )
 }
 
 /// Checks a rule file that parsed whole.
