@@ -9,7 +9,7 @@ use fairy::ai::Player;
 use fairy::compile::Ruleset;
 use fairy::engine::{Position, Turn};
 use fairy::limits::MAX_BYTES;
-use fairy::notation::{Marks, View, fen, marked_diagram, moves, quoted};
+use fairy::notation::{Marks, View, fen, marked_diagram, moves, quoted, san};
 use std::io::{BufRead, Read};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -60,10 +60,11 @@ fn players_of(rules: &Ruleset, seats: &[Seat], think_ms: u64, seed: u64) -> Vec<
 
 const HELP: &str = "\
 Type a turn as `fairy moves` writes it (e2e4, e7e8q, P@e4, d1d5,d5h5; a space may
-separate the parts of a turn, and squares may be in capitals), or:
+separate the parts of a turn, and squares may be in capitals), or one move as chess books
+write it (Nf3, exd5, e8=Q, O-O), or:
   moves        every legal turn
   moves SQ     the legal turns starting on SQ (moves e2)
-  hint         the computer's choice for you
+  hint         the computer's choice for you, with its evaluation and depth
   undo         take back your last turn (and the turns played since)
   fen          the position in the game's notation
   help         this list
@@ -372,8 +373,14 @@ impl Game {
                 ["fen"] => emit(&format!("{}\n", fen::write(position))),
                 ["moves"] => emit(&listed(moves::legal_texts(position), "")),
                 ["moves", square] => emit(&listed(moves::legal_texts(position), square)),
-                ["hint"] => match self.hint.choose(position) {
-                    Some(turn) => emit(&format!("hint: {}\n", moves::write(position, &turn))),
+                ["hint"] => match self.hint.advise(position) {
+                    Some(choice) => emit(&format!(
+                        "hint: {} ({}; searched to depth {}, {} positions)\n",
+                        moves::write(position, &choice.turn),
+                        choice.outlook(),
+                        choice.depth,
+                        choice.nodes
+                    )),
                     None => emit("no legal turn\n"),
                 },
                 ["undo"] => self.undo(position),
@@ -409,9 +416,9 @@ impl Game {
     }
 }
 
-/// Reads a turn as typed at the prompt: its parts joined by commas or spaces, and, if it
-/// is not legal as typed, with squares in lower case and placed pieces in upper case. A
-/// refusal quotes the text as typed.
+/// Reads a turn as typed at the prompt: its parts joined by commas or spaces; if it is not
+/// legal as typed, with squares in lower case and placed pieces in upper case; and if not
+/// so either, as a chess book writes one move (`Nf3`). A refusal quotes the text as typed.
 fn read_typed(position: &mut Position<'_>, parts: &[&str]) -> Result<Turn, String> {
     let typed = parts.join(",");
     let part = |text: &str| match text.split_once('@') {
@@ -420,10 +427,16 @@ fn read_typed(position: &mut Position<'_>, parts: &[&str]) -> Result<Turn, Strin
     };
     let cased: Vec<String> = typed.split(',').map(part).collect();
     let cased = cased.join(",");
-    moves::read(position, &typed).or_else(|refusal| match cased == typed {
-        true => Err(refusal),
-        false => moves::read(position, &cased).map_err(|_| refusal),
-    })
+    let written = moves::is_written_as_turn(&typed) || moves::is_written_as_turn(&cased);
+    moves::read(position, &typed)
+        .or_else(|refusal| match cased == typed {
+            true => Err(refusal),
+            false => moves::read(position, &cased).map_err(|_| refusal),
+        })
+        .or_else(|refusal| match written {
+            true => Err(refusal),
+            false => san::read(position, &typed).unwrap_or(Err(refusal)),
+        })
 }
 
 /// The texts starting with `prefix`, on one line, or a note that there are none.

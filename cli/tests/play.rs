@@ -160,7 +160,8 @@ fn a_scripted_game_ends_in_checkmate() {
 
 #[test]
 fn every_prompt_command_answers() {
-    let input = "help\nmoves\nmoves e2\nmoves z9\nfen\nhint\nNd3\ne2e5\n\ne2e4\nundo\nfen\nquit\n";
+    let input =
+        "help\nmoves\nmoves e2\nmoves z9\nfen\nhint\nNd3\ne2e\ne2e5\n\ne2e4\nundo\nfen\nquit\n";
     let args = [
         "play",
         "rules/chess.rules",
@@ -178,7 +179,8 @@ fn every_prompt_command_answers() {
         "no legal turn starts with `z9`",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "hint: ",
-        "`Nd3` is not written as a move",
+        "`Nd3` is not legal here: no legal move is the one it names",
+        "`e2e` is not written as a move",
         "`e2e5` is not legal here: a Pawn does not move from e2 to e5 here\nlegal turns \
          starting with `e2`: e2e3 e2e4 (`moves` lists every turn)",
         "Black plays ",
@@ -720,4 +722,58 @@ fn a_turn_may_be_typed_with_spaces_and_capitals() {
     let (code, out, err) = fairy(&args, "D1D7 D7G7\nquit\n");
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("last turn: White d1d7,d7g7"), "{out}");
+}
+
+/// One move may be typed as chess books write it; an ambiguous one names the candidates, and
+/// `hint` gives the computer's evaluation and depth.
+#[test]
+fn a_move_may_be_typed_as_chess_books_write_it() {
+    let args = [
+        "play",
+        "rules/chess.rules",
+        "--seat",
+        "2=human",
+        "--think-ms",
+        "50",
+    ];
+    let (code, out, err) = fairy(&args, "Nf3\nd5\ng3\nBh3\nBg2\nBxg2\nO-O\nNf4\nhint\nquit\n");
+    assert_eq!(code, Some(0), "{err}");
+    for played in [
+        "White g1f3",
+        "Black d7d5",
+        "White g2g3",
+        "Black c8h3",
+        "White f1g2",
+        "Black h3g2",
+    ] {
+        assert!(
+            out.contains(&format!("last turn: {played}\n")),
+            "{played} in:\n{out}"
+        );
+    }
+    assert!(out.contains("`O-O` is not legal here"), "{out}");
+    assert!(
+        out.contains("`Nf4` is not legal here: no legal move is the one it names"),
+        "{out}"
+    );
+    let hint = out.lines().find(|l| l.contains("hint: ")).expect("a hint");
+    assert!(
+        hint.contains("; searched to depth ") && hint.contains(" positions)"),
+        "{hint}"
+    );
+    let fen = "4k3/8/8/8/8/8/4K3/R6R w - - 0 1";
+    let args = [
+        "play",
+        "rules/chess.rules",
+        "--seat",
+        "2=human",
+        "--fen",
+        fen,
+    ];
+    let (_, out, _) = fairy(&args, "Rd1\nRad1\nquit\n");
+    assert!(
+        out.contains("`Rd1` is ambiguous: it may be a1d1 or h1d1"),
+        "{out}"
+    );
+    assert!(out.contains("last turn: White a1d1"), "{out}");
 }

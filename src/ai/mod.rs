@@ -7,7 +7,7 @@ pub mod search;
 
 use crate::engine::{Position, Turn};
 use crate::random::Random;
-use search::Searcher;
+use search::{Choice, Searcher};
 use std::time::Duration;
 
 /// Who chooses a seat's turns.
@@ -30,12 +30,21 @@ impl Player {
     /// A legal turn for the player to move, or `None` if the game is over.
     pub fn choose(&mut self, position: &mut Position<'_>) -> Option<Turn> {
         match self {
-            Player::Computer(searcher, think) => searcher.choose(position, *think).map(|c| c.turn),
+            Player::Computer(..) => self.advise(position).map(|c| c.turn),
             Player::Random(random) => {
                 let mut turns = Vec::new();
                 position.legal_turns(&mut turns);
                 (!turns.is_empty()).then(|| turns[random.below(turns.len())])
             }
+        }
+    }
+
+    /// The computer's choice with what its search found (score, depth, nodes); `None` if the
+    /// game is over or the player is random.
+    pub fn advise(&mut self, position: &mut Position<'_>) -> Option<Choice> {
+        match self {
+            Player::Computer(searcher, think) => searcher.choose(position, *think),
+            Player::Random(_) => None,
         }
     }
 }

@@ -73,6 +73,22 @@ pub struct Choice {
     pub nodes: u64,
 }
 
+impl Choice {
+    /// The score in words, for the player who moves: a forced result with the plies to it, or
+    /// the evaluation (100 is about a Pawn where the game has one).
+    pub fn outlook(&self) -> String {
+        let plies = |n: i32| match n {
+            1 => "1 ply".to_string(),
+            n => format!("{n} plies"),
+        };
+        match self.score {
+            score if score >= DECIDED => format!("a win in {}", plies(WIN - score)),
+            score if score <= -DECIDED => format!("a loss in {}", plies(WIN + score)),
+            score => format!("evaluation {score:+}"),
+        }
+    }
+}
+
 impl Searcher {
     pub fn new(rules: &crate::compile::Ruleset, seed: u64) -> Self {
         let squares = rules.geometry.squares();

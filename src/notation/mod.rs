@@ -13,6 +13,7 @@ mod diagram;
 pub mod fen;
 pub mod moves;
 mod refusal;
+pub mod san;
 
 /// `text` in backquotes, as messages quote the input they are about: cut after
 /// [`MAX_QUOTED_CHARS`] characters, with `…` for the rest, and control characters shown as `?`

@@ -56,7 +56,7 @@ fn part_text(rules: &Ruleset, part: &Part) -> Option<String> {
 /// Reads one turn of the player to move, which must be legal. Where several ways make the
 /// same change, each way's text is read.
 pub fn read(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
-    if !text.split(',').all(well_formed) {
+    if !is_written_as_turn(text) {
         return Err(format!(
             "{} is not written as a move: moves are coordinates such as e2e4, e7e8q or P@e4, \
              with the parts of a turn joined by commas (d1d5,d5h5); see `fairy moves`",
@@ -79,6 +79,11 @@ pub fn read(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
             quoted(text)
         )),
     }
+}
+
+/// Whether `text` is written as a turn could be (each part well formed), legal or not.
+pub fn is_written_as_turn(text: &str) -> bool {
+    text.split(',').all(well_formed)
 }
 
 /// Whether one part of a turn is written as some part could be: `e2e4`, `e7e8q`, `b8b9+`,
