@@ -9,7 +9,7 @@ use fairy::ai::Player;
 use fairy::compile::Ruleset;
 use fairy::engine::{Position, Turn};
 use fairy::limits::MAX_BYTES;
-use fairy::notation::{Marks, View, fen, marked_diagram, moves, quoted, san};
+use fairy::notation::{Marks, View, fen, lent_by, marked_diagram, moves, quoted, san};
 use std::io::{BufRead, Read};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -63,7 +63,7 @@ Type a turn as `fairy moves` writes it (e2e4, e7e8q, P@e4, d1d5,d5h5; a space ma
 separate the parts of a turn, and squares may be in capitals), or one move as chess books
 write it (Nf3, exd5, e8=Q, O-O), or:
   moves        every legal turn
-  moves SQ     the legal turns starting on SQ (moves e2)
+  moves SQ     the legal turns starting on SQ (moves e2), lent moves marked
   hint         the computer's choice for you, with its evaluation and depth
   undo         take back your last turn (and the turns played since)
   fen          the position in the game's notation
@@ -372,7 +372,7 @@ impl Game {
                 ["help"] => emit(HELP),
                 ["fen"] => emit(&format!("{}\n", fen::write(position))),
                 ["moves"] => emit(&listed(moves::legal_texts(position), "")),
-                ["moves", square] => emit(&listed(moves::legal_texts(position), square)),
+                ["moves", square] => emit(&from_square(position, square)),
                 ["hint"] => match self.hint.advise(position) {
                     Some(choice) => emit(&format!(
                         "hint: {} ({}; searched to depth {}, {} positions)\n",
@@ -437,6 +437,40 @@ fn read_typed(position: &mut Position<'_>, parts: &[&str]) -> Result<Turn, Strin
             true => Err(refusal),
             false => san::read(position, &typed).unwrap_or(Err(refusal)),
         })
+}
+
+/// The legal turns starting with `prefix`, on one line: the piece's own, then those another
+/// piece lends, after the lender's name (`; lent by the White Relay on e4: e5e6 e5e7`).
+fn from_square(position: &mut Position<'_>, prefix: &str) -> String {
+    let mut ways = Vec::new();
+    position.every_way(&mut ways);
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for turn in &ways {
+        let text = moves::write(position, turn);
+        if !text.starts_with(prefix) {
+            continue;
+        }
+        let lent = lent_by(position, turn);
+        match groups.iter_mut().find(|(by, _)| *by == lent) {
+            Some((_, texts)) => texts.push(text),
+            None => groups.push((lent, vec![text])),
+        }
+    }
+    if groups.is_empty() {
+        return listed(Vec::new(), prefix);
+    }
+    groups.sort_by(|a, b| (!a.0.is_empty(), &a.0).cmp(&(!b.0.is_empty(), &b.0)));
+    let lines: Vec<String> = (groups.iter_mut())
+        .map(|(lent, texts)| {
+            moves::sort_naturally(texts);
+            texts.dedup();
+            match lent.is_empty() {
+                true => texts.join(" "),
+                false => format!("lent by {lent}: {}", texts.join(" ")),
+            }
+        })
+        .collect();
+    format!("{}\n", lines.join("; "))
 }
 
 /// The texts starting with `prefix`, on one line, or a note that there are none.

@@ -777,3 +777,26 @@ fn a_move_may_be_typed_as_chess_books_write_it() {
     );
     assert!(out.contains("last turn: White a1d1"), "{out}");
 }
+
+/// `moves SQ` marks the moves another piece lends, with the lender.
+#[test]
+fn lent_moves_are_marked_with_their_lender() {
+    let fen = "k9/10/10/10/10/4p5/4X5/10/10/K9 b - - 0 1";
+    let args = [
+        "play",
+        "rules/ghostarelay.rules",
+        "--fen",
+        fen,
+        "--seat",
+        "1=human",
+        "--seat",
+        "2=human",
+    ];
+    let (code, out, err) = fairy(&args, "moves e5\nmoves a10\nquit\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("Black> lent by the White Relay on e4: e5e6 e5e7 e5e8 e5e9 e5e10\n"),
+        "{out}"
+    );
+    assert!(out.contains("Black> a10a9 a10b9 a10b10\n"), "{out}");
+}

@@ -209,6 +209,53 @@ impl Position<'_> {
     }
 
     /// Moves lent to `player`'s pieces of the kinds in `kinds` by their neighbours.
+    /// The squares of the pieces that lend `turn`'s move to the piece that makes it, when the
+    /// piece could not make it by its own rules; empty for a move of its own (or no move).
+    pub fn lenders_of(&self, turn: &Turn) -> Vec<Sq> {
+        at_width!(self.rules, B => self.lenders_in::<B>(turn))
+    }
+
+    fn lenders_in<B: Bitboard>(&self, turn: &Turn) -> Vec<Sq> {
+        let Some(&main) = turn
+            .last_move()
+            .filter(|_| !self.rules.pieces.lends.is_empty())
+        else {
+            return Vec::new();
+        };
+        let code = self.board[main.from as usize];
+        let Some((_, player)) = self.piece(code) else {
+            return Vec::new();
+        };
+        let sides = self.sides::<B>(player);
+        let makes = |found: &[Turn]| found.iter().any(|t| t.last_move() == Some(&main));
+        let mut own = Vec::new();
+        self.piece_turns_in(main.from, code, player, &Turn::EMPTY, &sides, &mut own);
+        if makes(&own) {
+            return Vec::new();
+        }
+        let rules = self.rules;
+        let moving = Moving {
+            player,
+            base: &Turn::EMPTY,
+            from: main.from,
+            code,
+        };
+        (0..self.board.len() as Sq)
+            .filter(|&lender| {
+                let lends = rules.pieces.lends.get(self.board[lender as usize] as usize);
+                lends.into_iter().flatten().any(|lend| {
+                    let mut lent = Vec::new();
+                    if rules.geometry.step(lend.offset, lender) == main.from {
+                        for rule in &lend.moves[player] {
+                            self.rule_turns(rule, &moving, &sides, &mut lent);
+                        }
+                    }
+                    makes(&lent)
+                })
+            })
+            .collect()
+    }
+
     fn lent_moves<B: Bitboard>(
         &self,
         player: usize,

@@ -4,7 +4,7 @@
 
 use crate::compile::Ruleset;
 use crate::compile::turns::{Action, DropZone, Plan, Step};
-use crate::engine::Position;
+use crate::engine::{Position, Turn};
 
 /// The plans of the next turn of the player to move, in words; `None` once the last phase
 /// has ended.
@@ -170,5 +170,26 @@ pub(super) fn article(name: &str) -> String {
     match name.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
         true => format!("an {name}"),
         false => format!("a {name}"),
+    }
+}
+
+/// "the Black Relay on d5" when `turn` is a move its piece makes only by another's grant (the
+/// lenders joined by "and"); empty otherwise.
+pub fn lent_by(position: &Position<'_>, turn: &Turn) -> String {
+    let rules = position.rules();
+    let lenders: Vec<String> = (position.lenders_of(turn).into_iter())
+        .filter_map(|sq| {
+            let (kind, owner) = position.piece(position.board()[sq as usize])?;
+            Some(format!(
+                "the {} {} on {}",
+                rules.players.names[owner],
+                rules.pieces.kinds[kind].name,
+                rules.geometry.name(sq)
+            ))
+        })
+        .collect();
+    match lenders.is_empty() {
+        true => String::new(),
+        false => lenders.join(" and "),
     }
 }

@@ -1,6 +1,6 @@
 //! Notation: positions as FEN and turns as coordinate text, read and written.
 
-pub use describe::turn_words;
+pub use describe::{lent_by, turn_words};
 pub use diagram::{
     Marks, View, checking_pieces, diagram, marked_diagram, piece_diagram, square_text,
 };
