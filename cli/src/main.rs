@@ -240,15 +240,15 @@ enum Verdict {
 
 impl Verdict {
     fn of(loaded: &Loaded) -> Verdict {
-        match (loaded.is_valid(), loaded.rules.is_some()) {
-            (false, _) => Verdict::Invalid,
-            (true, false) => Verdict::Unplayable,
-            (true, true) => Verdict::Playable,
-        }
+        Verdict::judged(loaded.is_valid(), loaded.rules.is_some())
     }
 
     fn of_json(file: &serde_json::Value) -> Verdict {
-        match (file["valid"] == true, file["playable"] == true) {
+        Verdict::judged(file["valid"] == true, file["playable"] == true)
+    }
+
+    fn judged(valid: bool, playable: bool) -> Verdict {
+        match (valid, playable) {
             (false, _) => Verdict::Invalid,
             (true, false) => Verdict::Unplayable,
             (true, true) => Verdict::Playable,

@@ -88,8 +88,11 @@ impl Position<'_> {
                 false => Refusal::GivesCheck,
             });
         }
-        if self.rules.derived.counter_limits && !self.within_limits(turn, player) {
-            return Some(self.counter_past_limit(turn, player));
+        if self.rules.derived.counter_limits
+            && !self.within_limits(turn, player)
+            && let Some(past) = self.counter_past_limit(turn, player)
+        {
+            return Some(past);
         }
         let capture = legal.iter().find(|t| t.captures);
         match capture {
@@ -135,7 +138,7 @@ impl Position<'_> {
     }
 
     /// The first of `player`'s counters that `turn` takes past its limit.
-    fn counter_past_limit(&mut self, turn: &Turn, player: usize) -> Refusal {
+    fn counter_past_limit(&mut self, turn: &Turn, player: usize) -> Option<Refusal> {
         self.make_as(turn, player);
         let counters = &self.rules.turns.counters;
         let past = (0..counters.len()).find_map(|counter| {
@@ -148,6 +151,6 @@ impl Position<'_> {
             })
         });
         self.unmake();
-        past.unwrap_or(Refusal::NotFirstChoice)
+        past
     }
 }

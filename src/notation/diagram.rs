@@ -1,6 +1,6 @@
 //! A position as a text diagram, for `fairy show`.
 
-use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Ruleset, Sq};
+use crate::compile::{BLOCKED, EMPTY, Geometry, NO_SQUARE, Ruleset, Sq};
 use crate::engine::Position;
 use crate::engine::probe::ProbeBoard;
 
@@ -35,47 +35,19 @@ pub fn diagram(position: &mut Position<'_>) -> String {
 /// The diagram with the squares `marked` shown, seen as `view` says.
 pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], view: View) -> String {
     let rules = position.rules();
-    let geometry = &rules.geometry;
-    let cell = rules
-        .pieces
-        .kinds
-        .iter()
-        .map(|k| k.letter.len())
-        .max()
-        .unwrap_or(1)
-        + 1
-        + usize::from(rules.players.count() > 2);
-    let mut out = String::new();
-    let ranks: Vec<i32> = match view.flipped {
-        false => (0..geometry.height as i32).rev().collect(),
-        true => (0..geometry.height as i32).collect(),
-    };
-    let files: Vec<i32> = match view.flipped {
-        false => (0..geometry.width as i32).collect(),
-        true => (0..geometry.width as i32).rev().collect(),
-    };
-    for &rank in &ranks {
-        out.push_str(&format!("{:>3} ", rank + 1));
-        for &file in &files {
-            let sq = geometry.at(file, rank);
-            let text = match sq {
-                NO_SQUARE => " ".to_string(),
-                _ => square_text(position, sq),
-            };
-            let marks = marked.contains(&sq).then_some(view.marks);
-            let colour = (view.marks == Marks::Colour && sq != NO_SQUARE)
-                .then(|| position.piece(position.board()[sq as usize]))
-                .flatten()
-                .map(|(_, player)| player_colour(&rules.players.names[player], player));
-            out.push_str(&mark(&text, cell, marks, colour));
-        }
-        out.push('\n');
-    }
-    out.push_str("    ");
-    for &file in &files {
-        out.push_str(&format!("{:>cell$}", char::from(b'a' + file as u8)));
-    }
-    out.push('\n');
+    let cell = cell_width(rules);
+    let mut out = grid(&rules.geometry, view.flipped, cell, |sq| {
+        let text = match sq {
+            NO_SQUARE => " ".to_string(),
+            _ => square_text(position, sq),
+        };
+        let marks = marked.contains(&sq).then_some(view.marks);
+        let colour = (view.marks == Marks::Colour && sq != NO_SQUARE)
+            .then(|| position.piece(position.board()[sq as usize]))
+            .flatten()
+            .map(|(_, player)| player_colour(&rules.players.names[player], player));
+        mark(&text, cell, marks, colour)
+    });
     let status = match position.ending() {
         Some(ending) => format!("result: {}", ending.describe(&rules.players.names)),
         None => format!("to move: {}", rules.players.names[position.to_move()]),
@@ -102,6 +74,47 @@ pub fn marked_diagram(position: &mut Position<'_>, marked: &[Sq], view: View) ->
     }
     out.push_str(&super::describe::legend(position));
     out.push_str(&format!("fen: {}\n", super::fen::write(position)));
+    out
+}
+
+/// How wide a square is drawn: room for the longest piece text, a player's prefix where there
+/// are more than two, and a space.
+fn cell_width(rules: &Ruleset) -> usize {
+    let letters = (rules.pieces.kinds.iter()).map(|k| k.letter.len()).max();
+    letters.unwrap_or(1) + 1 + usize::from(rules.players.count() > 2)
+}
+
+/// The board's ranks from the top (from the bottom when `flipped`, files then from the right),
+/// each square drawn by `square` (a hole as [`NO_SQUARE`]), then the file letters, each `cell`
+/// wide.
+fn grid(
+    geometry: &Geometry,
+    flipped: bool,
+    cell: usize,
+    mut square: impl FnMut(Sq) -> String,
+) -> String {
+    let (height, width) = (geometry.height as i32, geometry.width as i32);
+    let ranks: Vec<i32> = match flipped {
+        false => (0..height).rev().collect(),
+        true => (0..height).collect(),
+    };
+    let files: Vec<i32> = match flipped {
+        false => (0..width).collect(),
+        true => (0..width).rev().collect(),
+    };
+    let mut out = String::new();
+    for &rank in &ranks {
+        out.push_str(&format!("{:>3} ", rank + 1));
+        for &file in &files {
+            out.push_str(&square(geometry.at(file, rank)));
+        }
+        out.push('\n');
+    }
+    out.push_str("    ");
+    for &file in &files {
+        out.push_str(&format!("{:>cell$}", char::from(b'a' + file as u8)));
+    }
+    out.push('\n');
     out
 }
 
@@ -251,30 +264,19 @@ pub fn piece_diagram(rules: &Ruleset, kind: usize, player: usize, from: Sq) -> S
     let captures = ProbeBoard::crowded(rules, enemy).targets(code, from);
     let geometry = &rules.geometry;
     let blocked = Position::start(rules);
-    let mut out = String::new();
-    for rank in (0..geometry.height as i32).rev() {
-        out.push_str(&format!("{:>3} ", rank + 1));
-        for file in 0..geometry.width as i32 {
-            let sq = geometry.at(file, rank);
-            let text = match (sq, moves.contains(&sq), captures.contains(&sq)) {
-                (NO_SQUARE, ..) => " ".to_string(),
-                _ if sq == from => {
-                    super::fen::written(rules, &rules.pieces.kinds[kind].letter, player)
-                }
-                _ if blocked.board()[sq as usize] == BLOCKED => "#".to_string(),
-                (_, true, true) => "*".to_string(),
-                (_, true, false) => "o".to_string(),
-                (_, false, true) => "x".to_string(),
-                (_, false, false) => ".".to_string(),
-            };
-            out.push_str(&format!("{text:>2}"));
-        }
-        out.push('\n');
-    }
-    out.push_str("    ");
-    for file in 0..geometry.width {
-        out.push_str(&format!("{:>2}", char::from(b'a' + file as u8)));
-    }
+    let cell = cell_width(rules);
+    let mut out = grid(geometry, false, cell, |sq| {
+        let text = match (sq, moves.contains(&sq), captures.contains(&sq)) {
+            (NO_SQUARE, ..) => " ".to_string(),
+            _ if sq == from => super::fen::written(rules, &rules.pieces.kinds[kind].letter, player),
+            _ if blocked.board()[sq as usize] == BLOCKED => "#".to_string(),
+            (_, true, true) => "*".to_string(),
+            (_, true, false) => "o".to_string(),
+            (_, false, true) => "x".to_string(),
+            (_, false, false) => ".".to_string(),
+        };
+        format!("{text:>cell$}")
+    });
     let only = |of: &[Sq], not: &[Sq]| of.iter().filter(|sq| !not.contains(sq)).count();
     let both = moves.iter().filter(|sq| captures.contains(sq)).count();
     let squares = |n: usize| match n {
@@ -282,7 +284,7 @@ pub fn piece_diagram(rules: &Ruleset, kind: usize, player: usize, from: Sq) -> S
         n => format!("{n} squares"),
     };
     out.push_str(&format!(
-        "\n\n{} ({}) of {}, from {}: {} it moves to (o), {} it captures on (x), {} both (*)\n",
+        "\n{} ({}) of {}, from {}: {} it moves to (o), {} it captures on (x), {} both (*)\n",
         rules.pieces.kinds[kind].name,
         rules.pieces.kinds[kind].letter,
         rules.players.names[player],

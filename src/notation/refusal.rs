@@ -20,11 +20,10 @@ pub fn explain(position: &mut Position<'_>, text: &str) -> String {
     let parts: Vec<&str> = text.split(',').collect();
     let reason = reason(position, text, &parts);
     let start = start_of(parts[0]);
-    let mut alike: Vec<String> = super::moves::legal_texts(position)
+    let alike: Vec<String> = super::moves::legal_texts(position)
         .into_iter()
         .filter(|t| !start.is_empty() && t.starts_with(start))
         .collect();
-    super::moves::sort_naturally(&mut alike);
     let shown = alike.len().min(SUGGESTED);
     let more = match alike.len() > shown {
         true => " …",
@@ -83,11 +82,10 @@ fn reason(position: &mut Position<'_>, text: &str, parts: &[&str]) -> String {
     };
     let matched = texts.iter().map(|t| common(t)).max().unwrap_or(0);
     let sharing = (possible.iter().zip(&texts)).filter(|(_, t)| common(t) == matched);
-    let Some((example, example_text)) = sharing.clone().next() else {
+    let Some((example, example_text)) = sharing.clone().next().filter(|_| matched > 0) else {
         return first_part(position, parts[0], &texts);
     };
     match matched {
-        0 => first_part(position, parts[0], &texts),
         n if n == parts.len() => format!(
             "it is not a whole turn: a turn here is to {} (such as {})",
             turn_words(position).unwrap_or_default(),
