@@ -111,6 +111,9 @@ impl Walk {
                 position
                     .check_royal_threat_estimate()
                     .map_err(|w| fail(&mut position, w))?;
+                position
+                    .check_removal_reading()
+                    .map_err(|w| fail(&mut position, w))?;
             }
             let turn = turns[random.below(turns.len())];
             let checked = match thorough {

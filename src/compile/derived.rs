@@ -86,6 +86,16 @@ pub struct Derived {
     /// attack tables and the turn's shape (see the engine's royal threats): no piece lends
     /// moves, no capture explodes, and no trigger grants a further move.
     pub threats_estimable: bool,
+    /// Whether a player's power to remove a royal piece with one move is read exactly from
+    /// target sets (see the engine's removals): two players, and no phase that ends or alternates its plans; plain moves, with no castling, en
+    /// passant, promotion, lent move, conversion, petrifying or explosion; triggers that only
+    /// remove; counter limits whose effect follows from the move alone.
+    pub readable_removals: bool,
+    /// Where legality is judged by the replies, the legal turns can be counted without
+    /// building the quiet ones: removals are readable, pieces move by steps and leaps, and no
+    /// rule beyond royal safety and counter limits filters the turns (no compulsory capture,
+    /// `forbid`, standoff, coinciding turns, or end judged on the turns).
+    pub replies_countable: bool,
     /// A hop limited in what it jumps over reads the hurdle's kind from the board, so attacks
     /// are judged only on positions as they stand: legality makes each turn and tests it.
     pub board_read_attacks: bool,
@@ -148,7 +158,44 @@ impl Derived {
             .filter(|c| c.ends_early())
             .collect();
         let counter_limits = turns.counters.iter().any(|c| c.limit.is_some());
+        let counts_turns = (turns.phases.iter()).any(|p| p.end != PhaseEnd::Never || p.cycle > 1);
+        let simple_limits = limited
+            .flat_map(|c| &c.rules)
+            .all(|(event, _)| matches!(event, Event::Move(_) | Event::TurnEnd));
+        let readable_removals = players.count() == 2
+            && !counts_turns
+            && pieces.lends.is_empty()
+            && pieces.converts.is_empty()
+            && captures.explosion.is_none()
+            && captures.petrify == 0
+            && castling.rights.is_empty()
+            && castling.free.is_empty()
+            && turns.gate_zones().is_empty()
+            && !board_read_attacks
+            && !gens().any(|g| g.en_passant)
+            && kinds
+                .iter()
+                .all(|k| k.promotions.is_empty() && k.standing_promotions.is_empty())
+            && (!counter_limits || simple_limits)
+            && (turns.triggers.iter())
+                .flat_map(|t| t.plans.iter().flat_map(|p| &p.steps))
+                .all(|step| matches!(step.action, Action::Remove { .. }));
+        let turn_blind_ends = !early_ends.iter().any(|c| {
+            matches!(
+                c,
+                EndCondition::Immobilized(_) | EndCondition::Reaches { .. }
+            )
+        });
         Derived {
+            replies_countable: legality == Legality::Reply
+                && readable_removals
+                && pieces.step_reach.is_some()
+                && !captures.compulsory
+                && !turns.forbids.any()
+                && pieces.standoffs.is_empty()
+                && turns.coinciding() != Coinciding::Every
+                && turn_blind_ends,
+            readable_removals,
             countable: legality != Legality::Reply
                 && !eliminates
                 && !counter_limits
@@ -200,13 +247,8 @@ impl Derived {
                 .fold(0, |mask, kind| mask | 1 << kind),
             coinciding: turns.coinciding(),
             counter_limits,
-            simple_limits: limited
-                .flat_map(|c| &c.rules)
-                .all(|(event, _)| matches!(event, Event::Move(_) | Event::TurnEnd)),
-            counts_turns: turns
-                .phases
-                .iter()
-                .any(|p| p.end != PhaseEnd::Never || p.cycle > 1),
+            simple_limits,
+            counts_turns,
             eliminates,
             early_ends,
             quiet_breakers: quiet.clone().fold(0, |m, (_, kinds)| m | kinds),

@@ -141,6 +141,10 @@ pub struct PieceTables {
     pub attacker_bits: Vec<u64>,
     /// The royal pieces stand together: a player is in check only when all are attacked.
     pub royals_together: bool,
+    /// Where every rule is one step or leap with nothing in its way (no slide, hop, lame path
+    /// or move to anywhere) and no piece lends moves: the farthest a rule reaches, in king
+    /// steps.
+    pub step_reach: Option<u32>,
     /// The kind and player of each piece code, looked up rather than divided out on the hot
     /// path.
     owners: Vec<(u8, u8)>,
@@ -164,6 +168,7 @@ impl PieceTables {
             converts_flanked: Vec::new(),
             standoffs: Vec::new(),
             overlapping: Vec::new(),
+            step_reach: None,
             attacks: Vec::new(),
             ep_attacks: Vec::new(),
             attacker_bits: Vec::new(),
@@ -210,6 +215,13 @@ impl PieceTables {
             .iter()
             .map(|gens| overlapping(gens, &moves.geometry))
             .collect();
+        let gens = || tables.programs.iter().flatten();
+        tables.step_reach = (gens().all(Gen::one_step) && tables.lends.is_empty()).then(|| {
+            (gens().map(|g| moves.geometry.vectors[g.vector as usize]))
+                .map(|(dx, dy)| dx.unsigned_abs().max(dy.unsigned_abs()))
+                .max()
+                .unwrap_or(0)
+        });
         tables.attacks = (0..count)
             .map(|player| tables.attacks_of(player, &mut moves.geometry))
             .collect();

@@ -10,6 +10,8 @@
 
 use super::legality::Guard;
 use super::position::Position;
+use super::removal::TurnShape;
+use super::steps::Request;
 use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
@@ -43,10 +45,14 @@ impl Tally {
 impl Position<'_> {
     /// How many legal turns the player to move has: the length of [`Position::legal_turns`].
     pub fn count_legal(&mut self) -> u64 {
-        let fast = self.rules.derived.countable && self.ready.is_none() && self.ep == NO_SQUARE;
+        let derived = &self.rules.derived;
+        let fast = self.ready.is_none() && self.ep == NO_SQUARE;
         let counted = match fast {
-            true => at_width!(self.rules, B => self.count_turns::<B>()),
-            false => None,
+            true if derived.countable => at_width!(self.rules, B => self.count_turns::<B>()),
+            true if derived.replies_countable => {
+                at_width!(self.rules, B => self.count_surviving::<B>())
+            }
+            _ => None,
         };
         match counted {
             // The early ends left in a countable ruleset do not look at the turns.
@@ -62,6 +68,106 @@ impl Position<'_> {
                 n
             }
         }
+    }
+
+    /// The count where legality is judged by the replies, or `None` where the position needs
+    /// the turns built: every turn one move (no placement possible before it), and the quiet
+    /// moves proven by [`Position::quiet_proof`] without building them. The other moves are
+    /// built (with the removals the triggers they set off make) and judged as generation
+    /// would.
+    fn count_surviving<B: Bitboard>(&mut self) -> Option<u64> {
+        let player = self.to_move;
+        let plans = self.plans_of(player)?;
+        let [plan] = plans else {
+            return None;
+        };
+        if !matches!(plan.steps.last()?.action, Action::Move { .. }) {
+            return None;
+        }
+        let TurnShape {
+            kinds,
+            placement: None,
+        } = self.turn_shape(plans, player)?
+        else {
+            return None;
+        };
+        let proof = self.quiet_proof::<B>(player)?;
+        let sides = self.sides::<B>(player);
+        let flanking = self.flanking_squares::<B>(player, &sides);
+        let rules = self.rules;
+        let mut count = 0;
+        let mut built = self.scratch.pop().unwrap_or_default();
+        for from in self.kinds_set::<B>(player, kinds).squares() {
+            let code = self.board[from as usize];
+            built.clear();
+            if rules.pieces.overlapping[code as usize] {
+                self.piece_turns_in(from, code, player, &Turn::EMPTY, &sides, &mut built);
+            }
+            for rule in rules.pieces.programs[code as usize].iter() {
+                if rules.pieces.overlapping[code as usize] || !self.rule_applies(rule, player, from)
+                {
+                    continue;
+                }
+                for to in self.landings(rule, from, &sides).squares() {
+                    let turn = Turn::EMPTY.with(Part {
+                        kind: PartKind::Move,
+                        piece: code,
+                        from,
+                        to,
+                    });
+                    if !self.within_limits(&turn, player) {
+                        continue;
+                    }
+                    let quiet = !sides.enemies.has(to) && !flanking.has(to);
+                    match quiet.then(|| self.quietly(&proof, &turn, player)).flatten() {
+                        Some(legal) => count += legal as u64,
+                        None => built.push(turn),
+                    }
+                }
+            }
+            count += self.count_finished(player, &built);
+        }
+        self.scratch.push(built);
+        Some(count)
+    }
+
+    /// How many of the moves `built` of `player`, finished by the triggers they set off, are
+    /// legal.
+    fn count_finished(&mut self, player: usize, built: &[Turn]) -> u64 {
+        let request = Request {
+            start: self.journal_len(),
+            ..Request::every_turn(player, self.rules)
+        };
+        let mut finished = self.scratch.pop().unwrap_or_default();
+        finished.clear();
+        for turn in built {
+            self.carry_on(request, turn, 0, true, &[], &mut finished);
+        }
+        let legal = finished
+            .iter()
+            .filter(|turn| self.within_limits(turn, player) && self.survives_replies(turn, player))
+            .count();
+        self.scratch.push(finished);
+        legal as u64
+    }
+
+    /// The empty squares where a move of `player` would capture by custodian capture: next to
+    /// an enemy piece along a custodian line with a piece of theirs beyond it. A move from
+    /// that piece's own square captures nothing there, which only sends it the long way.
+    fn flanking_squares<B: Bitboard>(&self, player: usize, sides: &Sides<B>) -> B {
+        let rules = self.rules;
+        let geometry = &rules.geometry;
+        let own = self.player_set::<B>(player);
+        let mut flanking = B::NONE;
+        for &line in rules.captures.custodian.get(player).into_iter().flatten() {
+            for enemy in sides.enemies.squares() {
+                let beside = geometry.step_back(line, enemy);
+                if beside != NO_SQUARE && own.has(geometry.step(line, enemy)) {
+                    flanking |= B::bit(beside);
+                }
+            }
+        }
+        flanking
     }
 
     /// The count, or `None` where the position needs the turns built.

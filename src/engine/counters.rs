@@ -6,6 +6,7 @@ use super::turn::Turn;
 use crate::compile::Sq;
 use crate::compile::counters::Event;
 use crate::geometry::relative;
+use crate::limits::MAX_PLAYERS;
 
 impl<'r> Position<'r> {
     pub fn counter(&self, player: usize, counter: usize) -> u16 {
@@ -23,12 +24,33 @@ impl<'r> Position<'r> {
         };
         let alive = self.alive;
         for player in (0..rules.players.count()).filter(|&p| alive & (1 << p) != 0) {
-            let mut checked = None;
-            for index in 0..rules.turns.counters.len() {
-                let value = self.counted(index, player, &turn_events, &mut checked);
-                if value != self.counter(player, index) {
-                    self.set_counter(player, index, value);
-                }
+            self.count_events_of(player, &turn_events);
+        }
+    }
+
+    /// Applies the events of a turn of `mover` to `player`'s counters alone: what another
+    /// player's reply to the turn depends on.
+    pub(super) fn count_events_for(
+        &mut self,
+        turn: &Turn,
+        mover: usize,
+        lost: &[u64],
+        player: usize,
+    ) {
+        let turn_events = TurnEvents {
+            mover,
+            moved: turn.last_move().map(|m| self.displacement(m.from, m.to)),
+            lost,
+        };
+        self.count_events_of(player, &turn_events);
+    }
+
+    fn count_events_of(&mut self, player: usize, turn_events: &TurnEvents<'_>) {
+        let mut checked = None;
+        for index in 0..self.rules.turns.counters.len() {
+            let value = self.counted(index, player, turn_events, &mut checked);
+            if value != self.counter(player, index) {
+                self.set_counter(player, index, value);
             }
         }
     }
@@ -88,6 +110,9 @@ impl<'r> Position<'r> {
     /// Whether `by` could remove `victim`'s royal piece with one move of its pieces, by any
     /// capture the rules have, counting neither limits nor placements.
     pub(super) fn threatened(&mut self, victim: usize, by: usize) -> bool {
+        if let Some(removes) = self.removal_by_move(victim, by, None) {
+            return removes;
+        }
         self.may_remove_royal(victim, by, None) && !self.threats(victim, by, 1).is_empty()
     }
 
@@ -126,11 +151,11 @@ impl<'r> Position<'r> {
     pub(super) fn within_limits(&mut self, turn: &Turn, player: usize) -> bool {
         let rules = self.rules;
         if rules.derived.simple_limits {
-            let no_losses = vec![0; rules.players.count()];
+            let no_losses = [0; MAX_PLAYERS];
             let events = TurnEvents {
                 mover: player,
                 moved: turn.last_move().map(|m| self.displacement(m.from, m.to)),
-                lost: &no_losses,
+                lost: &no_losses[..rules.players.count()],
             };
             return (0..rules.turns.counters.len()).all(|index| {
                 rules.turns.counters[index]

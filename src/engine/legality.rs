@@ -35,13 +35,25 @@ impl<'r> Position<'r> {
         match self.rules.derived.legality {
             Legality::Free => {}
             // Each turn may cost a search of the replies: a caller's deadline is kept here.
-            Legality::Reply => {
-                out.retain(|turn| !self.past_deadline() && self.survives_replies(turn, player))
-            }
+            Legality::Reply => at_width!(self.rules, B => self.keep_surviving::<B>(player, out)),
             Legality::Pins | Legality::MakeAndTest => {
                 at_width!(self.rules, B => self.keep_safe::<B>(player, out))
             }
         }
+    }
+
+    /// Keeps the turns of `player` after which no reply removes a royal piece: quiet turns by
+    /// the proof where the board allows one, the others by reading or searching the replies.
+    fn keep_surviving<B: Bitboard>(&mut self, player: usize, out: &mut Vec<Turn>) {
+        let proof = self.quiet_proof::<B>(player);
+        out.retain(|turn| {
+            // Each turn may cost a search of the replies: a caller's deadline is kept here.
+            !self.past_deadline()
+                && proof
+                    .as_ref()
+                    .and_then(|proof| self.quietly(proof, turn, player))
+                    .unwrap_or_else(|| self.survives_replies(turn, player))
+        });
     }
 
     fn keep_safe<B: Bitboard>(&mut self, player: usize, out: &mut Vec<Turn>) {
@@ -135,17 +147,47 @@ impl<'r> Position<'r> {
     /// Whether, after `turn`, no turn the next player could make removes a royal piece of
     /// `player`. Their turns are judged without regard to their own royal piece: a turn that
     /// removes a royal piece ends the game before anything else matters.
-    fn survives_replies(&mut self, turn: &Turn, player: usize) -> bool {
+    pub(super) fn survives_replies(&mut self, turn: &Turn, player: usize) -> bool {
+        if let Some(safe) = self.survives_replies_read(turn, player) {
+            return safe;
+        }
         self.make_as(turn, player);
         let opponent = self.to_move;
         let safe = match self.plans_of(opponent) {
-            Some(plans) if self.may_remove_royal(player, opponent, Some(plans)) => {
-                !self.some_reply_removes_royal(opponent, plans, player)
-            }
-            _ => true,
+            Some(plans) => match self.removal_by_move(player, opponent, Some(plans)) {
+                Some(removes) => !removes,
+                None => {
+                    !self.may_remove_royal(player, opponent, Some(plans))
+                        || !self.some_reply_removes_royal(opponent, plans, player)
+                }
+            },
+            None => true,
         };
         self.unmake();
         safe
+    }
+
+    /// As [`Position::survives_replies`], read from the target sets where the rules allow
+    /// (see [`Position::removal_by_move`]): only the turn's parts are applied, and the next
+    /// player's counters worked out as the turn would leave them.
+    pub(super) fn survives_replies_read(&mut self, turn: &Turn, player: usize) -> Option<bool> {
+        if !self.rules.derived.readable_removals {
+            return None;
+        }
+        let opponent = self.next_player(player);
+        let plans = self.plans_of(opponent)?;
+        let mark = self.mark();
+        self.apply_parts(turn, player);
+        // Of the next player's counters, the turn can change only those that count losses or
+        // checks; those matter only through a loss, or a check that shapes their turn.
+        if !self.rules.turns.counters.is_empty()
+            && (self.took_any() || self.check_shapes_turn(opponent, plans))
+        {
+            self.count_turn_for(turn, player, opponent);
+        }
+        let removes = self.removal_by_move(player, opponent, Some(plans));
+        self.rewind(mark);
+        removes.map(|removes| !removes)
     }
 
     /// Whether some turn `by` could make by `plans` removes a royal piece of `victim`. Where

@@ -37,6 +37,7 @@ mod pins;
 pub mod position;
 pub mod probe;
 pub mod refusal;
+mod removal;
 mod royal_threat;
 pub mod setup;
 mod standoff;

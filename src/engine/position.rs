@@ -647,6 +647,28 @@ impl<'r> Position<'r> {
         (enemy && owner(beyond) == Some(mover)).then_some(next)
     }
 
+    /// Applies the parts of `turn` of `mover`, noting what each player loses; the caller
+    /// rewinds them.
+    pub(super) fn apply_parts(&mut self, turn: &Turn, mover: usize) {
+        self.lost.fill(0);
+        for part in turn.parts() {
+            self.apply(part, mover);
+        }
+    }
+
+    /// Whether the parts just applied by [`Position::apply_parts`] took any piece.
+    pub(super) fn took_any(&self) -> bool {
+        self.lost.iter().any(|&kinds| kinds != 0)
+    }
+
+    /// Works the events of `turn` of `mover`, its parts just applied by
+    /// [`Position::apply_parts`], into `player`'s counters alone, as making it would.
+    pub(super) fn count_turn_for(&mut self, turn: &Turn, mover: usize, player: usize) {
+        let lost = std::mem::take(&mut self.lost);
+        self.count_events_for(turn, mover, &lost, player);
+        self.lost = lost;
+    }
+
     /// Makes a turn of the player to move, then starts the next player's turn (in games of
     /// more than two players, taking out the players who lose there).
     pub fn make(&mut self, turn: &Turn) {

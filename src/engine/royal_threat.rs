@@ -98,16 +98,23 @@ impl Position<'_> {
 
     /// Whether `step` is a drop that `by` cannot make now: its condition's counter is zero, or
     /// no piece it may drop is in hand.
-    fn impossible_drop(&self, step: &Step, by: usize) -> bool {
-        let Action::Drop { pieces, .. } = step.action else {
+    pub(super) fn impossible_drop(&self, step: &Step, by: usize) -> bool {
+        if !matches!(step.action, Action::Drop { .. }) {
             return false;
-        };
-        let held = (0..self.rules.pieces.kinds.len())
-            .any(|kind| pieces & (1 << kind) != 0 && self.can_drop(by, kind));
+        }
         let barred = step
             .condition
             .is_some_and(|c| self.counter(by, c as usize) == 0);
-        barred || !held
+        barred || self.nothing_to_drop(step, by)
+    }
+
+    /// Whether `step` is a drop of pieces `by` has none of in hand.
+    pub(super) fn nothing_to_drop(&self, step: &Step, by: usize) -> bool {
+        let Action::Drop { pieces, .. } = step.action else {
+            return false;
+        };
+        !(0..self.rules.pieces.kinds.len())
+            .any(|kind| pieces & (1 << kind) != 0 && self.can_drop(by, kind))
     }
 
     /// Whether `step` removes an enemy piece from a group that, with the enemies' kinds on the

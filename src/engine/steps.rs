@@ -215,37 +215,62 @@ impl<'r> Position<'r> {
         options.clear();
         self.choices(request, &step.action, partial, &mut options);
         for option in &options {
-            let mark = self.mark();
-            for part in &option.parts()[partial.len()..] {
-                self.apply(part, request.player);
-            }
-            match triggers
-                .then(|| self.fired(request.player, option))
-                .flatten()
-            {
-                Some(trigger) => self.triggered(request, &trigger.plans, rest, *option, out),
-                None => self.steps(request, rest, *option, out),
-            }
-            self.rewind(mark);
+            self.carry_on(request, option, partial.len(), triggers, rest, out);
         }
         self.scratch.push(options);
     }
 
-    /// The trigger that the turn's last move sets off: a piece of its kinds entering its zone
-    /// from outside. A turn that has removed a royal piece ends the game, and triggers nothing.
+    /// Finishes a turn whose last step chose `option` (its parts from `done` on not yet on
+    /// the board): sets off the trigger its move enters, if `triggers` may, then carries out
+    /// `rest`.
+    pub(super) fn carry_on(
+        &mut self,
+        request: Request,
+        option: &Turn,
+        done: usize,
+        triggers: bool,
+        rest: &'r [Step],
+        out: &mut Vec<Turn>,
+    ) {
+        // Only a move that enters a trigger's zone needs making to finish the turn.
+        let enters = triggers && self.entered_trigger(request.player, option).is_some();
+        if rest.is_empty() && !enters {
+            self.steps(request, rest, *option, out);
+            return;
+        }
+        let mark = self.mark();
+        for part in &option.parts()[done..] {
+            self.apply(part, request.player);
+        }
+        match enters.then(|| self.fired(request.player, option)).flatten() {
+            Some(trigger) => self.triggered(request, &trigger.plans, rest, *option, out),
+            None => self.steps(request, rest, *option, out),
+        }
+        self.rewind(mark);
+    }
+
+    /// The trigger that the turn's last move sets off, the move made: the one it enters (see
+    /// [`Position::entered_trigger`]), unless the move removed a royal piece, which ends the
+    /// game.
     fn fired(&self, player: usize, turn: &Turn) -> Option<&'r Trigger> {
+        let rules = self.rules;
+        let index = self.entered_trigger(player, turn)?;
+        let royal_lost = rules.derived.royal
+            && (0..rules.players.count()).any(|p| self.alive & (1 << p) != 0 && !self.has_royal(p));
+        (!royal_lost).then_some(&rules.turns.triggers[index])
+    }
+
+    /// The trigger whose zone the turn's last move enters from outside with a piece of its
+    /// kinds, the first of them in the file, read from the move alone.
+    pub(super) fn entered_trigger(&self, player: usize, turn: &Turn) -> Option<usize> {
         let rules = self.rules;
         let moved = turn.last_move()?;
         let (kind, _) = rules.pieces.split(moved.piece);
-        let enters = |t: &&Trigger| {
+        rules.turns.triggers.iter().position(|t| {
             t.pieces & (1 << kind) != 0
                 && rules.zones.contains(t.zone, player, moved.to)
                 && !rules.zones.contains(t.zone, player, moved.from)
-        };
-        let trigger = rules.turns.triggers.iter().find(enters)?;
-        let royal_lost = rules.derived.royal
-            && (0..rules.players.count()).any(|p| self.alive & (1 << p) != 0 && !self.has_royal(p));
-        (!royal_lost).then_some(trigger)
+        })
     }
 
     /// Carries out a trigger's steps after `partial`, then the rest of the turn. Steps with

@@ -1,0 +1,569 @@
+//! Whether a player can remove a royal piece with one move, read exactly from target sets
+//! instead of generating and making the moves: by replacement (the attack sets), by custodian
+//! capture (a move onto the square beside the royal piece with a partner beyond it) and by a
+//! trigger's removal (a move into its zone, the removal's group judged after the move's own
+//! captures). The rules that judge a turn by the opponent's replies (`royal-captured`, a
+//! counter on `checked`) ask this of every turn; where the rules or the position hold
+//! something it does not follow (see `Derived::readable_removals`), it gives no answer and
+//! the replies are generated.
+
+use super::position::Position;
+use super::steps::Request;
+use super::targets::Sides;
+use super::turn::{Part, PartKind, Turn};
+use crate::bitboard::Bitboard;
+use crate::compile::counters::Event;
+use crate::compile::turns::{Action, Plan, Step, Trigger};
+use crate::compile::{Code, Gen, NO_SQUARE, Sq};
+
+/// What proves quiet turns legal where legality is judged by the replies, without reading
+/// each: for a move of one piece that captures nothing, sets off no trigger and touches none
+/// of the squares that could change the next player's power to remove the royal piece, the
+/// answer is what that power is as the board stands.
+pub(super) struct QuietProof<B> {
+    /// The mover's one royal piece.
+    royal: Sq,
+    /// Whether the next player can remove it as the board stands, with their counters as
+    /// they are: the answer for every quiet move of another piece.
+    removable: bool,
+    /// That player, as their removals read the board, for a quiet move of the royal piece.
+    remover: Mover<B>,
+    /// The squares a quiet move may neither leave nor enter: where the next player's removal
+    /// reads the board, and, where being in check shapes their turn (a placement it allows),
+    /// near their royal piece.
+    touchy: B,
+    /// The squares from which the mover's pieces of `approach_kinds` could enter a trigger's
+    /// zone whose removal may take the next player's royal piece.
+    approach: B,
+    approach_kinds: u64,
+}
+
+/// What one turn may do, as removals read it (see [`Position::turn_shape`]).
+#[derive(Clone, Copy)]
+pub(super) struct TurnShape<'r> {
+    /// The kinds the turn's one move may move.
+    pub kinds: u64,
+    /// A placement the turn can make before its move, optional or not.
+    pub placement: Option<&'r Step>,
+}
+
+/// Who moves in the removal asked about, and what may stop a move.
+#[derive(Clone, Copy)]
+struct Mover<B> {
+    player: usize,
+    /// The kinds the turn may move.
+    kinds: u64,
+    /// Whether the player's counter limits may refuse a move.
+    limited: bool,
+    sides: Sides<B>,
+}
+
+impl<'r> Position<'r> {
+    /// Whether `by` can remove `victim`'s royal piece with one turn of `plans`, within their
+    /// counter limits, or with one plain move counting neither limits nor placements when
+    /// `plans` is `None`; no answer where this cannot be read from the target sets.
+    pub(super) fn removal_by_move(
+        &mut self,
+        victim: usize,
+        by: usize,
+        plans: Option<&'r [Plan]>,
+    ) -> Option<bool> {
+        if !self.rules.derived.readable_removals {
+            return None;
+        }
+        at_width!(self.rules, B => self.removal_in::<B>(victim, by, plans))
+    }
+
+    fn removal_in<B: Bitboard>(
+        &mut self,
+        victim: usize,
+        by: usize,
+        plans: Option<&'r [Plan]>,
+    ) -> Option<bool> {
+        let royal = self.royal_set::<B>(victim).lowest();
+        let (mover, placement) = self.remover::<B>(victim, by, plans)?;
+        let unplaced = placement.is_none_or(|step| step.optional);
+        Some(
+            (unplaced && self.removes_at(royal, victim, &mover))
+                || placement
+                    .is_some_and(|step| self.removes_after_placing(step, royal, victim, &mover)),
+        )
+    }
+
+    /// Whether, after some placement of `step`, `mover` can remove `victim`'s royal piece on
+    /// `royal`.
+    fn removes_after_placing<B: Bitboard>(
+        &mut self,
+        step: &'r Step,
+        royal: Sq,
+        victim: usize,
+        mover: &Mover<B>,
+    ) -> bool {
+        let request = Request {
+            start: self.journal_len(),
+            ..Request::every_turn(mover.player, self.rules)
+        };
+        let mut placements = self.scratch.pop().unwrap_or_default();
+        placements.clear();
+        self.choices(request, &step.action, Turn::EMPTY, &mut placements);
+        let found = placements.iter().any(|placement| {
+            let mark = self.mark();
+            self.apply(placement.main(), mover.player);
+            let placed = Mover {
+                sides: self.sides::<B>(mover.player),
+                ..*mover
+            };
+            let found = self.removes_at(royal, victim, &placed);
+            self.rewind(mark);
+            found
+        });
+        self.scratch.push(placements);
+        found
+    }
+
+    /// Who would remove `victim`'s royal piece with a turn of `plans` (or a plain move), as
+    /// the board stands, and the placement they may make first; none where that cannot be
+    /// read: the victim has several royal pieces or none, or a turn of `by` may do more.
+    fn remover<B: Bitboard>(
+        &self,
+        victim: usize,
+        by: usize,
+        plans: Option<&'r [Plan]>,
+    ) -> Option<(Mover<B>, Option<&'r Step>)> {
+        // A trigger fires only while every player keeps a royal piece.
+        let triggers = !self.rules.turns.triggers.is_empty();
+        if self.royal_set::<B>(victim).count() != 1 || (triggers && !self.royal_set::<B>(by).any())
+        {
+            return None;
+        }
+        let shape = match plans {
+            Some(plans) => self.turn_shape(plans, by)?,
+            None => TurnShape {
+                kinds: self.rules.pieces.all(),
+                placement: None,
+            },
+        };
+        let mover = Mover {
+            player: by,
+            kinds: shape.kinds,
+            limited: plans.is_some() && self.rules.derived.counter_limits,
+            sides: self.sides::<B>(by),
+        };
+        Some((mover, shape.placement))
+    }
+
+    /// Whether `mover` can remove `victim`'s royal piece standing on `royal`, the board being
+    /// as `mover`'s sides see it.
+    fn removes_at<B: Bitboard>(&mut self, royal: Sq, victim: usize, mover: &Mover<B>) -> bool {
+        mover.kinds != 0
+            && (self.replaces(royal, mover)
+                || self.intercepts(royal, mover)
+                || self.removes_by_trigger(victim, mover))
+    }
+
+    /// The proof of quiet turns for `player`, the player to move, where the rules move pieces
+    /// by steps and leaps alone and the board allows one.
+    pub(super) fn quiet_proof<B: Bitboard>(&mut self, player: usize) -> Option<QuietProof<B>> {
+        let reach = self.rules.pieces.step_reach?;
+        let rules = self.rules;
+        let opponent = self.next_player(player);
+        let plans = self.plans_of(opponent)?;
+        let royal = self.royal_set::<B>(player);
+        if royal.count() != 1 || self.triggers_near::<B>(opponent, player) {
+            return None;
+        }
+        let royal = royal.lowest();
+        let (remover, None) = self.remover::<B>(player, opponent, Some(plans))? else {
+            return None;
+        };
+        let removable = self.removes_at(royal, player, &remover);
+        let own = self.player_set::<B>(opponent);
+        let mut touchy = B::NONE;
+        for &line in rules.captures.custodian.get(opponent).into_iter().flatten() {
+            let beside = rules.geometry.step_back(line, royal);
+            if beside != NO_SQUARE && own.has(rules.geometry.step(line, royal)) {
+                touchy |= B::bit(beside);
+            }
+        }
+        let mut proof = QuietProof {
+            royal,
+            removable,
+            remover,
+            touchy,
+            approach: B::NONE,
+            approach_kinds: 0,
+        };
+        if self.check_shapes_turn(opponent, plans) {
+            let theirs = self.royal_set::<B>(opponent);
+            if theirs.count() != 1
+                || self.removal_by_move(opponent, player, None) != Some(false)
+                || self.triggers_near::<B>(player, opponent)
+            {
+                return None;
+            }
+            let mut near = theirs;
+            for _ in 0..=reach {
+                near = near
+                    .squares()
+                    .fold(near, |set, sq| set | rules.bits.neighbours::<B>(sq));
+            }
+            proof.touchy |= near;
+            for (index, trigger) in rules.turns.triggers.iter().enumerate() {
+                if removal_groups(trigger)
+                    .is_some_and(|g| self.group_may_hold_royal::<B>(g, opponent, player))
+                {
+                    proof.approach |=
+                        rules
+                            .bits
+                            .approach::<B>(index, rules.players.count(), player);
+                    proof.approach_kinds |= trigger.pieces;
+                }
+            }
+        }
+        Some(proof)
+    }
+
+    /// Whether `turn` of `player` is proven legal or illegal by `proof`; no answer for a turn
+    /// that is not quiet. A quiet move of the royal piece is judged by reading the replies to
+    /// it on its new square, the rest of the board unchanged.
+    pub(super) fn quietly<B: Bitboard>(
+        &mut self,
+        proof: &QuietProof<B>,
+        turn: &Turn,
+        player: usize,
+    ) -> Option<bool> {
+        let part = turn.main();
+        let (kind, _) = self.rules.pieces.split(part.piece);
+        let loud = turn.len() != 1
+            || turn.captures
+            || part.kind != PartKind::Move
+            || proof.touchy.has(part.from)
+            || proof.touchy.has(part.to)
+            || (proof.approach.has(part.to) && proof.approach_kinds & (1 << kind) != 0);
+        if loud || self.entered_trigger(player, turn).is_some() {
+            return None;
+        }
+        if part.from != proof.royal {
+            return Some(!proof.removable);
+        }
+        let mut remover = proof.remover;
+        let moved = B::bit(part.from) | B::bit(part.to);
+        remover.sides.occupied ^= moved;
+        remover.sides.empty ^= moved;
+        remover.sides.enemies ^= moved;
+        Some(!self.removes_at(part.to, player, &remover))
+    }
+
+    /// Whether some trigger of `by` whose removal may take `victim`'s royal piece has a piece
+    /// of its kinds where one move could set it off.
+    fn triggers_near<B: Bitboard>(&self, by: usize, victim: usize) -> bool {
+        let rules = self.rules;
+        (rules.turns.triggers.iter().enumerate()).any(|(index, trigger)| {
+            let approach = rules.bits.approach::<B>(index, rules.players.count(), by);
+            let zone = rules.zones.squares::<B>(trigger.zone, by);
+            (self.kinds_set::<B>(by, trigger.pieces) & approach & !zone).any()
+                && removal_groups(trigger)
+                    .is_some_and(|g| self.group_may_hold_royal::<B>(g, victim, by))
+        })
+    }
+
+    /// Whether being put in check may change `by`'s next turn of `plans`: a step of theirs
+    /// depends on a counter that counts checks, and is not a placement of pieces they do not
+    /// hold.
+    pub(super) fn check_shapes_turn(&self, by: usize, plans: &[Plan]) -> bool {
+        let counters = &self.rules.turns.counters;
+        let counts_checks = |c: u16| {
+            (counters[c as usize].rules.iter()).any(|(event, _)| matches!(event, Event::Checked))
+        };
+        (plans.iter().flat_map(|plan| &plan.steps)).any(|step| {
+            step.condition.is_some_and(counts_checks) && !self.nothing_to_drop(step, by)
+        })
+    }
+
+    /// What one turn of `by`'s `plans` may do, as removals read it: the kinds its one move may
+    /// move, and a placement it can make now before the move. None where a turn could do
+    /// more: a step after the move, two placements, or a placement beside another plan. A
+    /// plan without a move (a placement alone, a pass) removes nothing.
+    pub(super) fn turn_shape(&self, plans: &'r [Plan], by: usize) -> Option<TurnShape<'r>> {
+        let mut shape = TurnShape {
+            kinds: 0,
+            placement: None,
+        };
+        for plan in plans {
+            let mut placement = None;
+            for (index, step) in plan.steps.iter().enumerate() {
+                let barred = step
+                    .condition
+                    .is_some_and(|c| self.counter(by, c as usize) == 0);
+                match step.action {
+                    Action::Move { pieces } => {
+                        if index + 1 != plan.steps.len() {
+                            return None;
+                        }
+                        if !barred {
+                            shape.kinds |= pieces;
+                        }
+                        if placement.is_some() && (plans.len() > 1 || shape.placement.is_some()) {
+                            return None;
+                        }
+                        shape.placement = shape.placement.or(placement);
+                    }
+                    Action::Drop { .. } if self.impossible_drop(step, by) => {
+                        if !step.optional {
+                            break;
+                        }
+                    }
+                    Action::Drop { .. } if plan.steps.len() == 1 => {}
+                    Action::Drop { .. } if placement.is_none() => placement = Some(step),
+                    Action::Pass if plan.steps.len() == 1 => {}
+                    _ => return None,
+                }
+            }
+        }
+        Some(shape)
+    }
+
+    /// Whether a move of `mover` takes the royal piece on `royal` by replacement.
+    fn replaces<B: Bitboard>(&mut self, royal: Sq, mover: &Mover<B>) -> bool {
+        let pieces = self.kinds_set::<B>(mover.player, mover.kinds);
+        let attacked = self.attacked_in(royal, mover.player, mover.sides.occupied, pieces);
+        match mover.limited {
+            false => attacked,
+            true => attacked && self.moves_onto(royal, NO_SQUARE, mover),
+        }
+    }
+
+    /// Whether a move of `mover` lands beside the royal piece on `royal` along a custodian
+    /// line with a piece of theirs beyond it, that piece not being the one that moves.
+    fn intercepts<B: Bitboard>(&mut self, royal: Sq, mover: &Mover<B>) -> bool {
+        let rules = self.rules;
+        let Some(lines) = rules.captures.custodian.get(mover.player) else {
+            return false;
+        };
+        let own = self.player_set::<B>(mover.player);
+        lines.iter().any(|&line| {
+            let beyond = rules.geometry.step(line, royal);
+            let beside = rules.geometry.step_back(line, royal);
+            beyond != NO_SQUARE
+                && beside != NO_SQUARE
+                && own.has(beyond)
+                && self.moves_onto(beside, beyond, mover)
+        })
+    }
+
+    /// Whether a move of `mover` into a trigger's zone sets off a removal whose group, judged
+    /// after the move's own captures, may take `victim`'s royal piece.
+    fn removes_by_trigger<B: Bitboard>(&mut self, victim: usize, mover: &Mover<B>) -> bool {
+        let rules = self.rules;
+        let by = mover.player;
+        for (index, trigger) in rules.turns.triggers.iter().enumerate() {
+            let Some(groups) = removal_groups(trigger) else {
+                continue;
+            };
+            let zone = rules.zones.squares::<B>(trigger.zone, by);
+            let approach = rules.bits.approach::<B>(index, rules.players.count(), by);
+            let near = self.kinds_set::<B>(by, trigger.pieces & mover.kinds) & approach & !zone;
+            if near.is_empty() || !self.group_may_hold_royal::<B>(groups, victim, by) {
+                continue;
+            }
+            for from in near.squares() {
+                let code = self.board[from as usize];
+                for rule in &rules.pieces.programs[code as usize] {
+                    if !self.rule_applies(rule, by, from) {
+                        continue;
+                    }
+                    for to in (self.landings(rule, from, &mover.sides) & zone).squares() {
+                        let step = one_move(code, from, to);
+                        if self.entered_trigger(by, &step) == Some(index)
+                            && self.may_make(mover, &step)
+                            && self.removal_takes_royal::<B>(groups, &step, by, victim)
+                        {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the group a removal of `groups` chooses from may, after some move of `by`,
+    /// hold a royal kind. Captures only take kinds away, so the group chosen can only move
+    /// down the list; it stays where it is while the victim has more pieces of the kinds
+    /// that choose it than one move can take.
+    fn group_may_hold_royal<B: Bitboard>(
+        &self,
+        groups: &[(u64, u64)],
+        victim: usize,
+        by: usize,
+    ) -> bool {
+        let present = self.kinds_on_board::<B>(victim);
+        let Some(first) = groups.iter().position(|(select, _)| present & select != 0) else {
+            return false;
+        };
+        let most_taken = 1 + self.rules.captures.custodian.get(by).map_or(0, Vec::len);
+        let last = match self.kinds_set::<B>(victim, groups[first].0).count() as usize > most_taken
+        {
+            true => first,
+            false => groups.len() - 1,
+        };
+        let royal_kinds = self.rules.derived.royal_kinds;
+        groups[first..=last]
+            .iter()
+            .any(|&(_, removable)| removable & royal_kinds != 0)
+    }
+
+    /// Whether a removal of `groups`, set off by `step` of `by`, may take `victim`'s royal
+    /// piece: the move's own captures are made first (a royal piece they take counts too),
+    /// then the group is chosen by the kinds left.
+    fn removal_takes_royal<B: Bitboard>(
+        &mut self,
+        groups: &[(u64, u64)],
+        step: &Turn,
+        by: usize,
+        victim: usize,
+    ) -> bool {
+        let mark = self.mark();
+        self.apply(step.main(), by);
+        let present = self.kinds_on_board::<B>(victim);
+        let taken = !self.has_royal(victim);
+        self.rewind(mark);
+        let removable = (groups.iter())
+            .find(|(select, _)| present & select != 0)
+            .map_or(0, |&(_, removable)| removable);
+        taken || removable & self.rules.derived.royal_kinds != 0
+    }
+
+    /// The kinds `player` has on the board, as a mask.
+    fn kinds_on_board<B: Bitboard>(&self, player: usize) -> u64 {
+        let pieces = &self.rules.pieces;
+        (0..pieces.kinds.len())
+            .filter(|&kind| self.code_set::<B>(pieces.code(kind, player)).any())
+            .fold(0, |mask, kind| mask | 1 << kind)
+    }
+
+    /// Whether some piece of `mover` of the kinds it may move, not on `except`, moves onto
+    /// `to` by one of its rules, within the mover's counter limits.
+    fn moves_onto<B: Bitboard>(&mut self, to: Sq, except: Sq, mover: &Mover<B>) -> bool {
+        if !(mover.sides.empty | mover.sides.enemies).has(to) {
+            return false;
+        }
+        let mut pieces = self.kinds_set::<B>(mover.player, mover.kinds);
+        if except != NO_SQUARE {
+            pieces &= !B::bit(except);
+        }
+        let programs = &self.rules.pieces.programs;
+        for from in pieces.squares() {
+            let code = self.board[from as usize];
+            for rule in &programs[code as usize] {
+                if self.rule_applies(rule, mover.player, from)
+                    && self.landings(rule, from, &mover.sides).has(to)
+                    && self.may_make(mover, &one_move(code, from, to))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The squares `rule` lands on from `from`: the empty ones if it moves, the enemy pieces
+    /// if it captures.
+    pub(super) fn landings<B: Bitboard>(&self, rule: &Gen, from: Sq, sides: &Sides<B>) -> B {
+        let (empty, enemies) = self.rule_targets(rule, from, sides);
+        let moves = if rule.mode.moves() { empty } else { B::NONE };
+        let captures = if rule.mode.captures() {
+            enemies
+        } else {
+            B::NONE
+        };
+        moves | captures
+    }
+
+    /// Whether `mover`'s counter limits let them make `step`.
+    fn may_make<B: Bitboard>(&mut self, mover: &Mover<B>, step: &Turn) -> bool {
+        !mover.limited || self.within_limits(step, mover.player)
+    }
+}
+
+/// The groups of the enemy removal a trigger makes, if it makes one.
+fn removal_groups(trigger: &Trigger) -> Option<&[(u64, u64)]> {
+    (trigger.plans.iter().flat_map(|plan| &plan.steps)).find_map(|step| match &step.action {
+        Action::Remove {
+            enemy: true,
+            groups,
+        } => Some(groups.as_slice()),
+        _ => None,
+    })
+}
+
+/// The turn of one plain move of `code` from `from` to `to`.
+fn one_move(code: Code, from: Sq, to: Sq) -> Turn {
+    Turn::EMPTY.with(Part {
+        kind: PartKind::Move,
+        piece: code,
+        from,
+        to,
+    })
+}
+
+impl Position<'_> {
+    /// Checks every reading of removals against a search of the replies themselves, for each
+    /// turn the player to move could make: read without making the turn, proven quiet, and,
+    /// the turn made, read with the next player's plans and as one plain move. For the
+    /// consistency walk; an error names the first turn where they disagree.
+    pub fn check_removal_reading(&mut self) -> Result<(), String> {
+        if !self.rules.derived.readable_removals || !self.rules.derived.royal {
+            return Ok(());
+        }
+        at_width!(self.rules, B => self.check_reading_in::<B>())
+    }
+
+    fn check_reading_in<B: Bitboard>(&mut self) -> Result<(), String> {
+        let player = self.to_move;
+        let Some(plans) = self.plans_of(player) else {
+            return Ok(());
+        };
+        let proof = self.quiet_proof::<B>(player);
+        let mut turns = Vec::new();
+        self.pseudo_turns(player, plans, &mut turns);
+        for turn in &turns {
+            let read = self.survives_replies_read(turn, player);
+            let quiet = (proof.as_ref()).and_then(|proof| self.quietly(proof, turn, player));
+            self.make_as(turn, player);
+            let opponent = self.to_move;
+            let (removable, read_made) = match self.plans_of(opponent) {
+                Some(replies) => {
+                    let mut all = Vec::new();
+                    self.pseudo_turns(opponent, replies, &mut all);
+                    let removable = all.iter().any(|reply| {
+                        self.takes_royal(reply, opponent, player)
+                            && self.within_limits(reply, opponent)
+                    });
+                    (
+                        removable,
+                        self.removal_by_move(player, opponent, Some(replies)),
+                    )
+                }
+                None => (false, None),
+            };
+            let threat = !self.threats(player, opponent, 1).is_empty();
+            let threat_read = self.removal_by_move(player, opponent, None);
+            self.unmake();
+            let wrong = |reading: Option<bool>, truth: bool| reading.is_some_and(|r| r != truth);
+            let readings = [
+                ("read before making it", read, !removable),
+                ("proven quiet", quiet, !removable),
+                ("read after making it", read_made.map(|r| !r), !removable),
+                ("read as a check", threat_read.map(|t| !t), !threat),
+            ];
+            if let Some((how, ..)) = readings.iter().find(|(_, r, truth)| wrong(*r, *truth)) {
+                return Err(format!(
+                    "after {turn:?}, the replies {how} disagree with a search of them (the royal piece is {}safe)",
+                    if removable { "not " } else { "" }
+                ));
+            }
+        }
+        Ok(())
+    }
+}
