@@ -15,6 +15,9 @@ pub struct Captures {
     /// Custodian capture: per player, the lines along which a piece arriving on a square takes
     /// an enemy neighbour that has a friendly piece directly beyond it. Empty when not used.
     pub custodian: Vec<Vec<u16>>,
+    /// Per player, the opposite of each custodian line, in the same order: one step of it
+    /// leads from the captured piece back to the square of the piece that arrives.
+    pub custodian_back: Vec<Vec<u16>>,
     /// A capture explodes: the capturing piece and every piece next to the capture square
     /// are removed, but for some kinds. `None` when captures do not explode.
     pub explosion: Option<Explosion>,
@@ -32,11 +35,24 @@ pub struct Explosion {
 }
 
 impl Captures {
+    /// `player`'s custodian lines, each with its opposite.
+    pub fn custodian_pairs(&self, player: usize) -> impl Iterator<Item = (u16, u16)> + '_ {
+        let lines = self.custodian.get(player).into_iter().flatten();
+        lines.copied().zip(
+            self.custodian_back
+                .get(player)
+                .into_iter()
+                .flatten()
+                .copied(),
+        )
+    }
+
     pub fn new(checked: &Checked, geometry: &mut Geometry, players: &Players) -> Captures {
         Captures {
             to_hand: checked.captures.to_hand,
             compulsory: checked.captures.compulsory,
-            custodian: custodian_lines(checked, geometry, players),
+            custodian: custodian_lines(checked, geometry, players, 1),
+            custodian_back: custodian_lines(checked, geometry, players, -1),
             explosion: (checked.captures.explodes.as_ref()).map(|(spared, immune)| Explosion {
                 spared: kinds_of(&checked.forms, spared),
                 immune: kinds_of(&checked.forms, immune),
@@ -46,8 +62,14 @@ impl Captures {
     }
 }
 
-/// The lines of `capture custodian`, as vectors per player; none without the rule.
-fn custodian_lines(checked: &Checked, geometry: &mut Geometry, players: &Players) -> Vec<Vec<u16>> {
+/// The lines of `capture custodian`, as vectors per player (reversed for a `sign` of -1);
+/// none without the rule.
+fn custodian_lines(
+    checked: &Checked,
+    geometry: &mut Geometry,
+    players: &Players,
+    sign: i32,
+) -> Vec<Vec<u16>> {
     let Some(set) = checked.captures.custodian else {
         return Vec::new();
     };
@@ -62,7 +84,10 @@ fn custodian_lines(checked: &Checked, geometry: &mut Geometry, players: &Players
         .map(|&forward| {
             lines
                 .iter()
-                .map(|&v| geometry.vector(absolute(forward, v)))
+                .map(|&v| {
+                    let (dx, dy) = absolute(forward, v);
+                    geometry.vector((dx * sign, dy * sign))
+                })
                 .collect()
         })
         .collect()

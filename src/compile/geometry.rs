@@ -146,13 +146,6 @@ impl Geometry {
         self.steps[v as usize * self.coords.len() + from as usize]
     }
 
-    /// The square one step of vector `v` leads from to `to`, or [`NO_SQUARE`].
-    pub fn step_back(&self, v: u16, to: Sq) -> Sq {
-        let (dx, dy) = self.vectors[v as usize];
-        let (file, rank) = self.coords[to as usize];
-        self.at(file as i32 - dx, rank as i32 - dy)
-    }
-
     pub fn name(&self, sq: Sq) -> String {
         let (file, rank) = self.coords[sq as usize];
         format!("{}{}", char::from(b'a' + file), rank as u32 + 1)

@@ -92,9 +92,16 @@ impl Position<'_> {
             return None;
         };
         let proof = self.quiet_proof::<B>(player)?;
-        let sides = self.sides::<B>(player);
-        let flanking = self.flanking_squares::<B>(player, &sides);
         let rules = self.rules;
+        let sides = self.sides::<B>(player);
+        let limited = rules.derived.counter_limits && self.limits_may_bite(player);
+        // A move next to no enemy piece captures no piece by custodian capture.
+        let flanking = match rules.captures.custodian.is_empty() {
+            true => B::NONE,
+            false => (sides.enemies.squares()).fold(B::NONE, |set, enemy| {
+                set | rules.bits.neighbours::<B>(enemy)
+            }),
+        };
         let mut count = 0;
         let mut built = self.scratch.pop().unwrap_or_default();
         for from in self.kinds_set::<B>(player, kinds).squares() {
@@ -102,27 +109,34 @@ impl Position<'_> {
             built.clear();
             if rules.pieces.overlapping[code as usize] {
                 self.piece_turns_in(from, code, player, &Turn::EMPTY, &sides, &mut built);
+                count += self.count_finished(player, &built);
+                continue;
             }
-            for rule in rules.pieces.programs[code as usize].iter() {
-                if rules.pieces.overlapping[code as usize] || !self.rule_applies(rule, player, from)
-                {
+            let (empty, enemies) = self.piece_targets(from, code, player, &sides);
+            let mut one_by_one = empty | enemies;
+            if !limited {
+                let (quiet, legal) = self.quiet_targets(&proof, from, code, empty & !flanking);
+                count += legal as u64 * quiet.count() as u64;
+                one_by_one &= !quiet;
+            }
+            for to in one_by_one.squares() {
+                let part = Part {
+                    kind: PartKind::Move,
+                    piece: code,
+                    from,
+                    to,
+                };
+                let turn = || Turn::EMPTY.with(part);
+                if limited && !self.within_limits(&turn(), player) {
                     continue;
                 }
-                for to in self.landings(rule, from, &sides).squares() {
-                    let turn = Turn::EMPTY.with(Part {
-                        kind: PartKind::Move,
-                        piece: code,
-                        from,
-                        to,
-                    });
-                    if !self.within_limits(&turn, player) {
-                        continue;
-                    }
-                    let quiet = !sides.enemies.has(to) && !flanking.has(to);
-                    match quiet.then(|| self.quietly(&proof, &turn, player)).flatten() {
-                        Some(legal) => count += legal as u64,
-                        None => built.push(turn),
-                    }
+                let quiet = !sides.enemies.has(to) && !self.flanks_from(to, from, &sides);
+                match quiet
+                    .then(|| self.quiet_move(&proof, &part, player))
+                    .flatten()
+                {
+                    Some(legal) => count += legal as u64,
+                    None => built.push(turn()),
                 }
             }
             count += self.count_finished(player, &built);
@@ -151,23 +165,14 @@ impl Position<'_> {
         legal as u64
     }
 
-    /// The empty squares where a move of `player` would capture by custodian capture: next to
-    /// an enemy piece along a custodian line with a piece of theirs beyond it. A move from
-    /// that piece's own square captures nothing there, which only sends it the long way.
-    fn flanking_squares<B: Bitboard>(&self, player: usize, sides: &Sides<B>) -> B {
+    /// Whether a move from `from` to `to`, of the player whose sides these are, captures by
+    /// custodian capture.
+    fn flanks_from<B: Bitboard>(&self, to: Sq, from: Sq, sides: &Sides<B>) -> bool {
         let rules = self.rules;
-        let geometry = &rules.geometry;
-        let own = self.player_set::<B>(player);
-        let mut flanking = B::NONE;
-        for &line in rules.captures.custodian.get(player).into_iter().flatten() {
-            for enemy in sides.enemies.squares() {
-                let beside = geometry.step_back(line, enemy);
-                if beside != NO_SQUARE && own.has(geometry.step(line, enemy)) {
-                    flanking |= B::bit(beside);
-                }
-            }
-        }
-        flanking
+        !rules.captures.custodian.is_empty()
+            && (rules.bits.neighbours::<B>(to) & sides.enemies).any()
+            && (rules.captures.custodian[sides.player].iter())
+                .any(|&line| self.flanked(to, line, sides.player, from).is_some())
     }
 
     /// The count, or `None` where the position needs the turns built.
@@ -252,6 +257,35 @@ impl Position<'_> {
         if rules.pieces.overlapping[code as usize] {
             return None;
         }
+        let (empty, enemies) = self.piece_targets(from, code, player, sides);
+        let free = rules.derived.legality == Legality::Free;
+        let allowed = match &guard.pins {
+            _ if free => !B::NONE,
+            // A promotion to a royal kind must be judged where the new royal piece stands.
+            Some(_) if rules.derived.royalty_changes && self.crowns(code) => return None,
+            Some(pins) if !guard.royals.has(from) => pins.allowed(from),
+            _ => match guard.exposed {
+                Some(exposed) if from != guard.royal && !exposed.has(from) => {
+                    let unsure = (empty | enemies) & exposed;
+                    !exposed | self.safe_targets(from, player, unsure, sides)
+                }
+                _ => self.safe_targets(from, player, empty | enemies, sides),
+            },
+        };
+        self.count_promotions(code, from, empty & allowed, enemies & allowed)
+    }
+
+    /// The empty squares and the enemy pieces the rules of the piece `code` of `player` on
+    /// `from` reach, by every rule together. Inlined: it is the heart of the count.
+    #[inline(always)]
+    fn piece_targets<B: Bitboard>(
+        &self,
+        from: Sq,
+        code: Code,
+        player: usize,
+        sides: &Sides<B>,
+    ) -> (B, B) {
+        let rules = self.rules;
         let bits = &rules.bits;
         let sorted = &bits.sorted[code as usize];
         let (mut empty, mut enemies) = (B::NONE, B::NONE);
@@ -282,21 +316,7 @@ impl Position<'_> {
                 enemies |= reach_enemies;
             }
         }
-        let free = rules.derived.legality == Legality::Free;
-        let allowed = match &guard.pins {
-            _ if free => !B::NONE,
-            // A promotion to a royal kind must be judged where the new royal piece stands.
-            Some(_) if rules.derived.royalty_changes && self.crowns(code) => return None,
-            Some(pins) if !guard.royals.has(from) => pins.allowed(from),
-            _ => match guard.exposed {
-                Some(exposed) if from != guard.royal && !exposed.has(from) => {
-                    let unsure = (empty | enemies) & exposed;
-                    !exposed | self.safe_targets(from, player, unsure, sides)
-                }
-                _ => self.safe_targets(from, player, empty | enemies, sides),
-            },
-        };
-        self.count_promotions(code, from, empty & allowed, enemies & allowed)
+        (empty, enemies)
     }
 
     /// The squares on which a piece, arriving or leaving, might change whether `attacker`

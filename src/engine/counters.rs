@@ -146,6 +146,19 @@ impl<'r> Position<'r> {
         found
     }
 
+    /// Whether some turn could take one of `player`'s counters past its limit: one of the
+    /// counter's rules would, applied to the count as it stands. Where none can, no turn
+    /// needs testing against the limits.
+    pub(super) fn limits_may_bite(&self, player: usize) -> bool {
+        let counters = &self.rules.turns.counters;
+        (counters.iter().enumerate()).any(|(index, counter)| {
+            let value = self.counter(player, index);
+            (counter.limit).is_some_and(|limit| {
+                (counter.rules.iter()).any(|&(_, action)| action.apply(value) > limit)
+            })
+        })
+    }
+
     /// Whether `player`'s counters stay within their limits after `turn`. Where the limited
     /// counters change only on moves and turn ends, their new values follow from the turn alone.
     pub(super) fn within_limits(&mut self, turn: &Turn, player: usize) -> bool {

@@ -423,6 +423,13 @@ impl<'r> Position<'r> {
         if kinds == self.rules.pieces.all() {
             return self.player_set(player);
         }
+        if kinds.is_power_of_two() {
+            return self.code_set(
+                self.rules
+                    .pieces
+                    .code(kinds.trailing_zeros() as usize, player),
+            );
+        }
         let mut set = B::NONE;
         let mut rest = kinds;
         while rest != 0 {

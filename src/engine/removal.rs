@@ -36,6 +36,8 @@ pub(super) struct QuietProof<B> {
     /// zone whose removal may take the next player's royal piece.
     approach: B,
     approach_kinds: u64,
+    /// The squares of the mover's trigger zones: a move there may set one off.
+    trigger_zones: B,
 }
 
 /// What one turn may do, as removals read it (see [`Position::turn_shape`]).
@@ -146,7 +148,9 @@ impl<'r> Position<'r> {
         let mover = Mover {
             player: by,
             kinds: shape.kinds,
-            limited: plans.is_some() && self.rules.derived.counter_limits,
+            limited: plans.is_some()
+                && self.rules.derived.counter_limits
+                && self.limits_may_bite(by),
             sides: self.sides::<B>(by),
         };
         Some((mover, shape.placement))
@@ -155,19 +159,37 @@ impl<'r> Position<'r> {
     /// Whether `mover` can remove `victim`'s royal piece standing on `royal`, the board being
     /// as `mover`'s sides see it.
     fn removes_at<B: Bitboard>(&mut self, royal: Sq, victim: usize, mover: &Mover<B>) -> bool {
+        let beside = || self.movers_near(royal, mover);
         mover.kinds != 0
-            && (self.replaces(royal, mover)
-                || self.intercepts(royal, mover)
+            && ((beside() && (self.replaces(royal, mover) || self.intercepts(royal, mover)))
                 || self.removes_by_trigger(victim, mover))
+    }
+
+    /// Whether a piece `mover` may move stands near enough to `royal` to take it by
+    /// replacement or by custodian capture: where every rule is a step, one step further
+    /// than a rule reaches (onto the square beside it); else anywhere.
+    fn movers_near<B: Bitboard>(&self, royal: Sq, mover: &Mover<B>) -> bool {
+        if self.rules.pieces.step_reach.is_none() {
+            return true;
+        }
+        (self.next_to_reach::<B>(royal) & self.kinds_set::<B>(mover.player, mover.kinds)).any()
+    }
+
+    /// The squares from which a piece may move onto `sq` or next to it (see
+    /// [`Position::within_reach`]).
+    fn next_to_reach<B: Bitboard>(&self, sq: Sq) -> B {
+        let reach = self.within_reach::<B>(sq);
+        (reach.squares()).fold(reach, |set, s| set | self.rules.bits.neighbours::<B>(s))
     }
 
     /// The proof of quiet turns for `player`, the player to move, where the rules move pieces
     /// by steps and leaps alone and the board allows one.
     pub(super) fn quiet_proof<B: Bitboard>(&mut self, player: usize) -> Option<QuietProof<B>> {
-        let reach = self.rules.pieces.step_reach?;
         let rules = self.rules;
         let opponent = self.next_player(player);
-        let plans = self.plans_of(opponent)?;
+        let plans = self
+            .plans_of(opponent)
+            .filter(|_| rules.pieces.step_reach.is_some())?;
         let royal = self.royal_set::<B>(player);
         if royal.count() != 1 || self.triggers_near::<B>(opponent, player) {
             return None;
@@ -179,8 +201,8 @@ impl<'r> Position<'r> {
         let removable = self.removes_at(royal, player, &remover);
         let own = self.player_set::<B>(opponent);
         let mut touchy = B::NONE;
-        for &line in rules.captures.custodian.get(opponent).into_iter().flatten() {
-            let beside = rules.geometry.step_back(line, royal);
+        for (line, back) in rules.captures.custodian_pairs(opponent) {
+            let beside = rules.geometry.step(back, royal);
             if beside != NO_SQUARE && own.has(rules.geometry.step(line, royal)) {
                 touchy |= B::bit(beside);
             }
@@ -192,6 +214,9 @@ impl<'r> Position<'r> {
             touchy,
             approach: B::NONE,
             approach_kinds: 0,
+            trigger_zones: (rules.turns.triggers.iter()).fold(B::NONE, |set, t| {
+                set | rules.zones.squares::<B>(t.zone, player)
+            }),
         };
         if self.check_shapes_turn(opponent, plans) {
             let theirs = self.royal_set::<B>(opponent);
@@ -201,13 +226,9 @@ impl<'r> Position<'r> {
             {
                 return None;
             }
-            let mut near = theirs;
-            for _ in 0..=reach {
-                near = near
-                    .squares()
-                    .fold(near, |set, sq| set | rules.bits.neighbours::<B>(sq));
-            }
-            proof.touchy |= near;
+            // One step further than a rule reaches: a piece arriving there may move next to
+            // their royal piece, beside a partner of a custodian capture.
+            proof.touchy |= self.next_to_reach::<B>(theirs.lowest());
             for (index, trigger) in rules.turns.triggers.iter().enumerate() {
                 if removal_groups(trigger)
                     .is_some_and(|g| self.group_may_hold_royal::<B>(g, opponent, player))
@@ -224,8 +245,7 @@ impl<'r> Position<'r> {
     }
 
     /// Whether `turn` of `player` is proven legal or illegal by `proof`; no answer for a turn
-    /// that is not quiet. A quiet move of the royal piece is judged by reading the replies to
-    /// it on its new square, the rest of the board unchanged.
+    /// that is not quiet.
     pub(super) fn quietly<B: Bitboard>(
         &mut self,
         proof: &QuietProof<B>,
@@ -233,14 +253,28 @@ impl<'r> Position<'r> {
         player: usize,
     ) -> Option<bool> {
         let part = turn.main();
+        let plain = turn.len() == 1 && !turn.captures && part.kind == PartKind::Move;
+        plain
+            .then(|| self.quiet_move(proof, part, player))
+            .flatten()
+    }
+
+    /// Whether `part`, a move of `player` that captures nothing, is proven legal or illegal
+    /// by `proof`; no answer where it touches a square the proof does not cover or sets off a
+    /// trigger. A move of the royal piece is judged by reading the replies to it on its new
+    /// square, the rest of the board unchanged.
+    pub(super) fn quiet_move<B: Bitboard>(
+        &mut self,
+        proof: &QuietProof<B>,
+        part: &Part,
+        player: usize,
+    ) -> Option<bool> {
         let (kind, _) = self.rules.pieces.split(part.piece);
-        let loud = turn.len() != 1
-            || turn.captures
-            || part.kind != PartKind::Move
-            || proof.touchy.has(part.from)
+        let loud = proof.touchy.has(part.from)
             || proof.touchy.has(part.to)
-            || (proof.approach.has(part.to) && proof.approach_kinds & (1 << kind) != 0);
-        if loud || self.entered_trigger(player, turn).is_some() {
+            || (proof.approach.has(part.to) && proof.approach_kinds & (1 << kind) != 0)
+            || (proof.trigger_zones.has(part.to) && self.entered_by(player, part).is_some());
+        if loud {
             return None;
         }
         if part.from != proof.royal {
@@ -254,17 +288,51 @@ impl<'r> Position<'r> {
         Some(!self.removes_at(part.to, player, &remover))
     }
 
+    /// Of `empty`, squares the piece `code` on `from` moves to capturing nothing, those where
+    /// `proof` judges its moves all at once, and whether they are legal: none for the royal
+    /// piece or a piece on a square the proof does not cover, nor where the proof does not
+    /// cover the target or the move may set off a trigger.
+    pub(super) fn quiet_targets<B: Bitboard>(
+        &self,
+        proof: &QuietProof<B>,
+        from: Sq,
+        code: Code,
+        empty: B,
+    ) -> (B, bool) {
+        if from == proof.royal || proof.touchy.has(from) {
+            return (B::NONE, false);
+        }
+        let (kind, _) = self.rules.pieces.split(code);
+        let approach = match proof.approach_kinds & (1 << kind) {
+            0 => B::NONE,
+            _ => proof.approach,
+        };
+        let loud = proof.touchy | approach | proof.trigger_zones;
+        (empty & !loud, !proof.removable)
+    }
+
     /// Whether some trigger of `by` whose removal may take `victim`'s royal piece has a piece
     /// of its kinds where one move could set it off.
     fn triggers_near<B: Bitboard>(&self, by: usize, victim: usize) -> bool {
         let rules = self.rules;
         (rules.turns.triggers.iter().enumerate()).any(|(index, trigger)| {
-            let approach = rules.bits.approach::<B>(index, rules.players.count(), by);
-            let zone = rules.zones.squares::<B>(trigger.zone, by);
-            (self.kinds_set::<B>(by, trigger.pieces) & approach & !zone).any()
+            self.near_trigger::<B>(index, by, rules.pieces.all()).any()
                 && removal_groups(trigger)
                     .is_some_and(|g| self.group_may_hold_royal::<B>(g, victim, by))
         })
+    }
+
+    /// The pieces of `by` of `kinds` that could enter trigger `index`'s zone from outside it
+    /// in one move and set it off.
+    #[inline]
+    fn near_trigger<B: Bitboard>(&self, index: usize, by: usize, kinds: u64) -> B {
+        let rules = self.rules;
+        let approach = rules.bits.approach::<B>(index, rules.players.count(), by);
+        let near = approach & self.player_set::<B>(by);
+        match near.any() {
+            true => near & self.kinds_set::<B>(by, rules.turns.triggers[index].pieces & kinds),
+            false => B::NONE,
+        }
     }
 
     /// Whether being put in check may change `by`'s next turn of `plans`: a step of theirs
@@ -337,18 +405,18 @@ impl<'r> Position<'r> {
     /// line with a piece of theirs beyond it, that piece not being the one that moves.
     fn intercepts<B: Bitboard>(&mut self, royal: Sq, mover: &Mover<B>) -> bool {
         let rules = self.rules;
-        let Some(lines) = rules.captures.custodian.get(mover.player) else {
-            return false;
-        };
         let own = self.player_set::<B>(mover.player);
-        lines.iter().any(|&line| {
-            let beyond = rules.geometry.step(line, royal);
-            let beside = rules.geometry.step_back(line, royal);
-            beyond != NO_SQUARE
-                && beside != NO_SQUARE
-                && own.has(beyond)
-                && self.moves_onto(beside, beyond, mover)
-        })
+        rules
+            .captures
+            .custodian_pairs(mover.player)
+            .any(|(line, back)| {
+                let beyond = rules.geometry.step(line, royal);
+                let beside = rules.geometry.step(back, royal);
+                beyond != NO_SQUARE
+                    && beside != NO_SQUARE
+                    && own.has(beyond)
+                    && self.moves_onto(beside, beyond, mover)
+            })
     }
 
     /// Whether a move of `mover` into a trigger's zone sets off a removal whose group, judged
@@ -357,15 +425,17 @@ impl<'r> Position<'r> {
         let rules = self.rules;
         let by = mover.player;
         for (index, trigger) in rules.turns.triggers.iter().enumerate() {
+            let near = self.near_trigger::<B>(index, by, mover.kinds);
+            if near.is_empty() {
+                continue;
+            }
             let Some(groups) = removal_groups(trigger) else {
                 continue;
             };
-            let zone = rules.zones.squares::<B>(trigger.zone, by);
-            let approach = rules.bits.approach::<B>(index, rules.players.count(), by);
-            let near = self.kinds_set::<B>(by, trigger.pieces & mover.kinds) & approach & !zone;
-            if near.is_empty() || !self.group_may_hold_royal::<B>(groups, victim, by) {
+            if !self.group_may_hold_royal::<B>(groups, victim, by) {
                 continue;
             }
+            let zone = rules.zones.squares::<B>(trigger.zone, by);
             for from in near.squares() {
                 let code = self.board[from as usize];
                 for rule in &rules.pieces.programs[code as usize] {
@@ -448,7 +518,8 @@ impl<'r> Position<'r> {
         if !(mover.sides.empty | mover.sides.enemies).has(to) {
             return false;
         }
-        let mut pieces = self.kinds_set::<B>(mover.player, mover.kinds);
+        let mut pieces =
+            self.kinds_set::<B>(mover.player, mover.kinds) & self.within_reach::<B>(to);
         if except != NO_SQUARE {
             pieces &= !B::bit(except);
         }
@@ -465,6 +536,19 @@ impl<'r> Position<'r> {
             }
         }
         false
+    }
+
+    /// The squares from which some rule may reach `sq`: where every rule is a step, those a
+    /// few king steps away; else the whole board.
+    fn within_reach<B: Bitboard>(&self, sq: Sq) -> B {
+        let bits = &self.rules.bits;
+        match self.rules.pieces.step_reach {
+            Some(1) => bits.neighbours::<B>(sq) | B::bit(sq),
+            Some(reach) => (0..reach).fold(B::bit(sq), |near, _| {
+                (near.squares()).fold(near, |set, s| set | bits.neighbours::<B>(s))
+            }),
+            None => !B::NONE,
+        }
     }
 
     /// The squares `rule` lands on from `from`: the empty ones if it moves, the enemy pieces

@@ -172,7 +172,7 @@ impl<'r> Position<'r> {
         if self.rules.turns.forbids.any() {
             out.retain(|turn| self.obeys_forbids(turn, request.player));
         }
-        if self.rules.derived.counter_limits {
+        if self.rules.derived.counter_limits && self.limits_may_bite(request.player) {
             out.retain(|turn| self.within_limits(turn, request.player));
         }
         if self.rules.captures.compulsory && out.iter().any(|t| t.captures) {
@@ -263,8 +263,12 @@ impl<'r> Position<'r> {
     /// The trigger whose zone the turn's last move enters from outside with a piece of its
     /// kinds, the first of them in the file, read from the move alone.
     pub(super) fn entered_trigger(&self, player: usize, turn: &Turn) -> Option<usize> {
+        self.entered_by(player, turn.last_move()?)
+    }
+
+    /// The trigger whose zone the move `moved` enters from outside with a piece of its kinds.
+    pub(super) fn entered_by(&self, player: usize, moved: &Part) -> Option<usize> {
         let rules = self.rules;
-        let moved = turn.last_move()?;
         let (kind, _) = rules.pieces.split(moved.piece);
         rules.turns.triggers.iter().position(|t| {
             t.pieces & (1 << kind) != 0
