@@ -114,6 +114,9 @@ impl Walk {
                 position
                     .check_removal_reading()
                     .map_err(|w| fail(&mut position, w))?;
+                position
+                    .check_legality_proofs()
+                    .map_err(|w| fail(&mut position, w))?;
             }
             let turn = turns[random.below(turns.len())];
             let checked = match thorough {

@@ -74,16 +74,23 @@ impl Position<'_> {
             .iter()
             .any(|&(code, index)| {
                 let rule = &rules.pieces.programs[code as usize][index as usize];
+                let lands = rule.takes & royal_kinds != 0
+                    && (rule.to_zone).is_none_or(|z| rules.zones.contains(z, attacker, sq));
+                if !lands {
+                    return false;
+                }
+                let starts = match rule.from_zone {
+                    Some(zone) => rules.zones.squares::<B>(zone, attacker),
+                    None => !B::NONE,
+                };
                 let reaches = |from: Sq| {
                     from != sq
                         && self.rule_applies(rule, attacker, from)
                         && self.rule_reach(rule, from, occupied).has(sq)
-                        && rule
-                            .to_zone
-                            .is_none_or(|z| rules.zones.contains(z, attacker, sq))
                 };
-                rule.takes & royal_kinds != 0
-                    && (self.code_set::<B>(code) & standing).squares().any(reaches)
+                (self.code_set::<B>(code) & standing & starts)
+                    .squares()
+                    .any(reaches)
             })
     }
 

@@ -183,16 +183,12 @@ impl Position<'_> {
         };
         let mut guard = self.guard::<B>(player);
         // Without pins each target is tested on bitboards, which cannot follow a promotion
-        // that adds or takes away a royal piece. Only counting pays for the exposed squares:
-        // generation proves a move legal by following it on bitboards anyway.
+        // that adds or takes away a royal piece.
         let tested = self.rules.derived.legality != Legality::Free && guard.pins.is_none();
         if tested && self.rules.derived.royalty_changes {
             return None;
         }
-        let attacker = self.next_player(player);
-        if tested && guard.royal != NO_SQUARE && !self.attacked(guard.royal, attacker) {
-            guard.exposed = Some(self.exposure::<B>(guard.royal, attacker));
-        }
+        self.expose(&mut guard, player);
         let sides = self.sides::<B>(player);
         let mut tally = Tally::default();
         for plan in plans {
@@ -322,7 +318,7 @@ impl Position<'_> {
     /// The squares on which a piece, arriving or leaving, might change whether `attacker`
     /// attacks `royal`: the lines its sliders and hoppers attack along, the squares its lame
     /// leaps pass.
-    fn exposure<B: Bitboard>(&self, royal: Sq, attacker: usize) -> B {
+    pub(super) fn exposure<B: Bitboard>(&self, royal: Sq, attacker: usize) -> B {
         let rules = self.rules;
         let bits = &rules.bits;
         let attacks = &rules.pieces.attacks[attacker];

@@ -57,7 +57,7 @@ impl<'r> Position<'r> {
     }
 
     fn keep_safe<B: Bitboard>(&mut self, player: usize, out: &mut Vec<Turn>) {
-        let guard = self.guard::<B>(player);
+        let guard = self.generation_guard::<B>(player);
         let gates = self.rules.derived.gates;
         out.retain(|turn| {
             // A piece let in through a gate does not shield: the move must be safe alone.
@@ -71,6 +71,46 @@ impl<'r> Position<'r> {
             };
             self.is_safe(judged, player, &guard)
         });
+    }
+
+    /// The guard generation judges `player`'s turns by: where a turn cannot be followed on
+    /// bitboards, each would be made, and the exposed squares prove most moves legal without
+    /// that.
+    fn generation_guard<B: Bitboard>(&self, player: usize) -> Guard<B> {
+        let mut guard = self.guard::<B>(player);
+        let derived = &self.rules.derived;
+        if (derived.board_read_attacks || !self.rules.captures.custodian.is_empty())
+            && !derived.captures_lose_own
+        {
+            self.expose(&mut guard, player);
+        }
+        guard
+    }
+
+    /// Checks the proofs generation judges turns by (pins, exposed squares) against judging
+    /// each turn the player to move could make by following or making it. For the
+    /// consistency walk; an error names the first turn where they disagree.
+    pub fn check_legality_proofs(&mut self) -> Result<(), String> {
+        let legality = self.rules.derived.legality;
+        if !matches!(legality, Legality::Pins | Legality::MakeAndTest) {
+            return Ok(());
+        }
+        let player = self.to_move;
+        let Some(plans) = self.plans_of(player) else {
+            return Ok(());
+        };
+        let mut turns = Vec::new();
+        self.pseudo_turns(player, plans, &mut turns);
+        at_width!(self.rules, B => {
+            let guard = self.generation_guard::<B>(player);
+            for turn in &turns {
+                let judged = turn.without(PartKind::Gate);
+                if self.is_safe(&judged, player, &guard) != self.is_legal(&judged, player) {
+                    return Err(format!("the proofs misjudge {turn:?}"));
+                }
+            }
+        });
+        Ok(())
     }
 
     /// What proves `player`'s turns legal in this position: the royal pieces, and when none
@@ -113,14 +153,34 @@ impl<'r> Position<'r> {
             PartKind::Move | PartKind::Promote
                 if single && !guard.royals.has(main.from) && !self.crowned(main) =>
             {
-                match &guard.pins {
-                    Some(pins) => pins.allows(main.from, main.to),
-                    None => self.is_legal(turn, player),
+                match (&guard.pins, guard.exposed) {
+                    (Some(pins), _) => pins.allows(main.from, main.to),
+                    // Not in check, a move that neither leaves nor enters a square on the
+                    // lines and paths of the attacks on the royal piece, and takes no piece
+                    // besides the one it lands on, changes no attack on it.
+                    (None, Some(exposed))
+                        if !exposed.has(main.from)
+                            && !exposed.has(main.to)
+                            && (self.rules.captures.custodian.is_empty() || !turn.captures) =>
+                    {
+                        true
+                    }
+                    (None, _) => self.is_legal(turn, player),
                 }
             }
             // A drop only adds a piece, so it cannot expose the royal piece.
             PartKind::Drop if single && guard.quiet && self.plain_drop(main.piece) => true,
             _ => self.is_legal(turn, player),
+        }
+    }
+
+    /// Adds to `guard` the squares where a piece, leaving or arriving, might expose the royal
+    /// piece, where no pins prove moves legal and the royal piece is single and not attacked.
+    pub(super) fn expose<B: Bitboard>(&self, guard: &mut Guard<B>, player: usize) {
+        let tested = self.rules.derived.legality != Legality::Free && guard.pins.is_none();
+        let attacker = self.next_player(player);
+        if tested && guard.royal != NO_SQUARE && !self.attacked(guard.royal, attacker) {
+            guard.exposed = Some(self.exposure::<B>(guard.royal, attacker));
         }
     }
 
