@@ -418,7 +418,7 @@ impl<'r> Position<'r> {
     }
 
     /// The squares of `player`'s pieces of the kinds in `kinds`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn kinds_set<B: Bitboard>(&self, player: usize, kinds: u64) -> B {
         if kinds == self.rules.pieces.all() {
             return self.player_set(player);
