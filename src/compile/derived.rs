@@ -96,6 +96,11 @@ pub struct Derived {
     /// rule beyond royal safety and counter limits filters the turns (no compulsory capture,
     /// `forbid`, standoff, coinciding turns, or end judged on the turns).
     pub replies_countable: bool,
+    /// Where no rule filters the turns the plans make (no royal piece, counter limit,
+    /// compulsory capture, `forbid`, standoff, trigger or lent move) and no two ways of making
+    /// a turn are one, the turns can be counted with their last step counted, not built: an
+    /// arrow's landing squares, say.
+    pub ways_countable: bool,
     /// A hop limited in what it jumps over reads the hurdle's kind from the board, so attacks
     /// are judged only on positions as they stand: legality makes each turn and tests it.
     pub board_read_attacks: bool,
@@ -186,7 +191,36 @@ impl Derived {
                 EndCondition::Immobilized(_) | EndCondition::Reaches { .. }
             )
         });
+        let countable = legality != Legality::Reply
+            && !eliminates
+            && !counter_limits
+            && turns.triggers.is_empty()
+            && turns.single_moves_or_drops()
+            && kinds.iter().all(|k| k.standing_promotions.is_empty())
+            && pieces.converts.is_empty()
+            && pieces.lends.is_empty()
+            && captures.custodian.is_empty()
+            && !captures_lose_own
+            && castling.free.is_empty()
+            && !turns.forbids.any()
+            && pieces.standoffs.is_empty()
+            && !board_read_attacks
+            && !early_ends
+                .iter()
+                .any(|c| matches!(c, EndCondition::Immobilized(_)));
         Derived {
+            ways_countable: legality == Legality::Free
+                && !countable
+                && !eliminates
+                && !counter_limits
+                && turns.triggers.is_empty()
+                && pieces.lends.is_empty()
+                && !captures.compulsory
+                && !turns.forbids.any()
+                && pieces.standoffs.is_empty()
+                && turns.coinciding() == Coinciding::Never
+                && turn_blind_ends,
+            countable,
             replies_countable: legality == Legality::Reply
                 && readable_removals
                 && pieces.step_reach.is_some()
@@ -196,23 +230,6 @@ impl Derived {
                 && turns.coinciding() != Coinciding::Every
                 && turn_blind_ends,
             readable_removals,
-            countable: legality != Legality::Reply
-                && !eliminates
-                && !counter_limits
-                && turns.triggers.is_empty()
-                && turns.single_moves_or_drops()
-                && kinds.iter().all(|k| k.standing_promotions.is_empty())
-                && pieces.converts.is_empty()
-                && pieces.lends.is_empty()
-                && captures.custodian.is_empty()
-                && !captures_lose_own
-                && castling.free.is_empty()
-                && !turns.forbids.any()
-                && pieces.standoffs.is_empty()
-                && !board_read_attacks
-                && !early_ends
-                    .iter()
-                    .any(|c| matches!(c, EndCondition::Immobilized(_))),
             threats_estimable: pieces.lends.is_empty()
                 && captures.explosion.is_none()
                 && !(turns.triggers.iter())

@@ -52,6 +52,7 @@ impl Position<'_> {
             true if derived.replies_countable => {
                 at_width!(self.rules, B => self.count_surviving::<B>())
             }
+            true if derived.ways_countable => Some(self.count_ways()),
             _ => None,
         };
         match counted {

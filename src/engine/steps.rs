@@ -356,6 +356,25 @@ impl<'r> Position<'r> {
     /// Arrows shot by the piece that just moved, by the flights its move's tag selects. The
     /// move is already on the board, so the square it left counts as empty.
     fn arrows(&self, player: usize, cases: &[ArrowCase], partial: Turn, out: &mut Vec<Turn>) {
+        self.each_arrow(player, cases, &partial, |from, to| {
+            out.push(partial.with(Part {
+                kind: PartKind::Block,
+                piece: BLOCKED,
+                from,
+                to,
+            }))
+        });
+    }
+
+    /// Calls `shoot` with the square each arrow of [`Position::arrows`] flies from and lands
+    /// on.
+    fn each_arrow(
+        &self,
+        player: usize,
+        cases: &[ArrowCase],
+        partial: &Turn,
+        mut shoot: impl FnMut(Sq, Sq),
+    ) {
         let Some(moved) = partial.last_move() else {
             return;
         };
@@ -379,15 +398,72 @@ impl<'r> Position<'r> {
                     if to == NO_SQUARE || self.board[to as usize] != EMPTY {
                         break;
                     }
-                    out.push(partial.with(Part {
-                        kind: PartKind::Block,
-                        piece: BLOCKED,
-                        from,
-                        to,
-                    }));
+                    shoot(from, to);
                 }
             }
         }
+    }
+
+    /// How many turns the player to move has, where every turn the plans make is legal and
+    /// none is another's twin (see `Derived::ways_countable`): the last step of each is
+    /// counted, not built.
+    pub(super) fn count_ways(&mut self) -> u64 {
+        let player = self.to_move;
+        let Some(plans) = self.plans_of(player) else {
+            return 0;
+        };
+        let request = Request {
+            start: self.journal_len(),
+            ..Request::every_turn(player, self.rules)
+        };
+        for tier in tiers(plans) {
+            let ways: u64 = (tier.map(|plan| plan.steps.as_slice()).collect::<Vec<_>>())
+                .into_iter()
+                .map(|steps| self.count_steps(request, steps, Turn::EMPTY))
+                .sum();
+            if ways > 0 {
+                return ways;
+            }
+        }
+        0
+    }
+
+    /// How many ways `steps` can be carried out after `partial`, as [`Position::steps`] would
+    /// list them.
+    fn count_steps(&mut self, request: Request, steps: &'r [Step], partial: Turn) -> u64 {
+        let Some((step, rest)) = steps.split_first() else {
+            return 1;
+        };
+        let mut ways = match step.optional {
+            true => self.count_steps(request, rest, partial),
+            false => 0,
+        };
+        if step
+            .condition
+            .is_some_and(|c| self.counter(request.player, c as usize) == 0)
+        {
+            return ways;
+        }
+        if let (Action::Shoot(cases), true) = (&step.action, rest.is_empty()) {
+            self.each_arrow(request.player, cases, &partial, |_, _| ways += 1);
+            return ways;
+        }
+        let mut options = self.scratch.pop().unwrap_or_default();
+        options.clear();
+        self.choices(request, &step.action, partial, &mut options);
+        if rest.is_empty() {
+            ways += options.len() as u64;
+        }
+        for option in options.iter().filter(|_| !rest.is_empty()) {
+            let mark = self.mark();
+            for part in &option.parts()[partial.len()..] {
+                self.apply(part, request.player);
+            }
+            ways += self.count_steps(request, rest, *option);
+            self.rewind(mark);
+        }
+        self.scratch.push(options);
+        ways
     }
 
     /// Removals of one piece of the player's own side or of an enemy, from the first group
