@@ -219,7 +219,9 @@ impl Derived {
                 && !turns.forbids.any()
                 && pieces.standoffs.is_empty()
                 && turns.coinciding() == Coinciding::Never
-                && turn_blind_ends,
+                && !early_ends
+                    .iter()
+                    .any(|c| matches!(c, EndCondition::Reaches { .. })),
             countable,
             replies_countable: legality == Legality::Reply
                 && readable_removals

@@ -16,7 +16,7 @@ use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::turns::{Action, DropZone};
-use crate::compile::{Code, Legality, Mode, NO_SQUARE, Sq};
+use crate::compile::{Code, EndCondition, Legality, Mode, NO_SQUARE, Sq};
 
 /// A piece with more promotion rules than this has its moves built rather than counted.
 const MAX_PROMOTION_RULES: usize = 3;
@@ -55,19 +55,20 @@ impl Position<'_> {
             true if derived.ways_countable => Some(self.count_ways()),
             _ => None,
         };
+        let early_ends = &self.rules.derived.early_ends;
+        let frees = early_ends
+            .iter()
+            .any(|c| matches!(c, EndCondition::Immobilized(_)));
         match counted {
-            // The early ends left in a countable ruleset do not look at the turns.
-            Some(n) if n > 0 && !self.rules.derived.early_ends.is_empty() => {
-                if self.ends_early(&[]) { 0 } else { n }
-            }
+            // The early ends left in a counted ruleset do not look at the turns, but for an
+            // immobilized piece that one of them may free: only the turns can tell.
+            Some(n) if n > 0 && !early_ends.is_empty() => match self.ends_early(&[]) {
+                false => n,
+                true if frees => self.count_built_turns(),
+                true => 0,
+            },
             Some(n) => n,
-            None => {
-                let mut turns = self.scratch.pop().unwrap_or_default();
-                self.legal_turns(&mut turns);
-                let n = turns.len() as u64;
-                self.scratch.push(turns);
-                n
-            }
+            None => self.count_built_turns(),
         }
     }
 
@@ -174,6 +175,15 @@ impl Position<'_> {
             && (rules.bits.neighbours::<B>(to) & sides.enemies).any()
             && (rules.captures.custodian[sides.player].iter())
                 .any(|&line| self.flanked(to, line, sides.player, from).is_some())
+    }
+
+    /// How many legal turns the player to move has, counted from the list of them.
+    fn count_built_turns(&mut self) -> u64 {
+        let mut turns = self.scratch.pop().unwrap_or_default();
+        self.legal_turns(&mut turns);
+        let n = turns.len() as u64;
+        self.scratch.push(turns);
+        n
     }
 
     /// The count, or `None` where the position needs the turns built.
@@ -448,6 +458,18 @@ impl Position<'_> {
                 self.count_drops_of(code, player, targets, sides, guard, tally);
             }
         }
+    }
+
+    /// How many drops of the kinds in `kinds` `player` may make now (onto `zone`), where no
+    /// rule refuses a turn.
+    pub(super) fn count_free_drops(&mut self, player: usize, kinds: u64, zone: Option<u16>) -> u64 {
+        at_width!(self.rules, B => {
+            let sides = self.sides::<B>(player);
+            let guard = self.guard::<B>(player);
+            let mut tally = Tally::default();
+            self.count_drops(player, kinds, zone, &sides, &guard, &mut tally);
+            tally.quiet + tally.captures
+        })
     }
 
     /// The legal drops of a piece `code` of `player` on `targets`.

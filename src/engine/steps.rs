@@ -4,7 +4,7 @@
 
 use super::position::Position;
 use super::turn::{Part, PartKind, Turn};
-use crate::compile::turns::{Action, ArrowCase, Coinciding, Plan, Step, Trigger, tiers};
+use crate::compile::turns::{Action, ArrowCase, Coinciding, DropZone, Plan, Step, Trigger, tiers};
 use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Sq};
 use crate::limits::MAX_TURNS;
 
@@ -444,9 +444,24 @@ impl<'r> Position<'r> {
         {
             return ways;
         }
-        if let (Action::Shoot(cases), true) = (&step.action, rest.is_empty()) {
-            self.each_arrow(request.player, cases, &partial, |_, _| ways += 1);
-            return ways;
+        match step.action {
+            Action::Shoot(ref cases) if rest.is_empty() => {
+                self.each_arrow(request.player, cases, &partial, |_, _| ways += 1);
+                return ways;
+            }
+            // A drop that begins the turn, onto fixed squares, is counted as the count of a
+            // turn of drops alone is.
+            Action::Drop { pieces, zone } if rest.is_empty() && partial.is_empty() => {
+                let fixed = match zone {
+                    Some(DropZone::Fixed(zone)) => Some(Some(zone)),
+                    Some(DropZone::NextTo(_)) => None,
+                    None => Some(None),
+                };
+                if let Some(zone) = fixed {
+                    return ways + self.count_free_drops(request.player, pieces, zone);
+                }
+            }
+            _ => {}
         }
         let mut options = self.scratch.pop().unwrap_or_default();
         options.clear();
