@@ -213,15 +213,12 @@ impl<'r> Position<'r> {
         }
         self.make_as(turn, player);
         let opponent = self.to_move;
+        // Where the replies could be read, they were read before making the turn.
         let safe = match self.plans_of(opponent) {
-            Some(plans) => match self.removal_by_move(player, opponent, Some(plans)) {
-                Some(removes) => !removes,
-                None => {
-                    !self.may_remove_royal(player, opponent, Some(plans))
-                        || !self.some_reply_removes_royal(opponent, plans, player)
-                }
-            },
-            None => true,
+            Some(plans) if self.may_remove_royal(player, opponent, Some(plans)) => {
+                !self.some_reply_removes_royal(opponent, plans, player)
+            }
+            _ => true,
         };
         self.unmake();
         safe
