@@ -43,6 +43,10 @@ pub trait Bitboard:
     fn bit(sq: u16) -> Self;
     /// A set read from its stored words (at least `WORDS` of them).
     fn load(words: &[u64]) -> Self;
+    /// The set of the squares of `word` (the first 64).
+    fn from_word(word: u64) -> Self;
+    /// The first 64 squares of the set.
+    fn word(self) -> u64;
     /// The lowest square of a set that is not empty.
     fn lowest(self) -> u16;
     /// The highest square of a set that is not empty.
@@ -106,6 +110,14 @@ macro_rules! integer_bitboard {
                 $load(words)
             }
             #[inline]
+            fn from_word(word: u64) -> Self {
+                word as Self
+            }
+            #[inline]
+            fn word(self) -> u64 {
+                self as u64
+            }
+            #[inline]
             fn lowest(self) -> u16 {
                 self.trailing_zeros() as u16
             }
@@ -144,6 +156,16 @@ impl Bitboard for Wide {
         let mut out = [0; MAX_WORDS];
         out.copy_from_slice(&words[..MAX_WORDS]);
         Wide(out)
+    }
+    #[inline]
+    fn from_word(word: u64) -> Self {
+        let mut words = [0; MAX_WORDS];
+        words[0] = word;
+        Wide(words)
+    }
+    #[inline]
+    fn word(self) -> u64 {
+        self.0[0]
     }
     fn lowest(self) -> u16 {
         let word = self.0.iter().position(|&w| w != 0).unwrap_or(0);

@@ -6,6 +6,7 @@
 use super::geometry::{Geometry, Line, NO_SQUARE, Sq, UNLIMITED};
 use super::moves::{Gen, Mode};
 use super::pieces::PieceTables;
+use super::slides::SlideSets;
 use super::turns::Trigger;
 use super::zones::ZoneSets;
 use super::{Code, Players};
@@ -37,10 +38,23 @@ pub struct BitTables {
     steps: Masks,
     /// Per piece code: its program sorted for counting targets.
     pub sorted: Vec<SortedProgram>,
+    /// The lines read together with one lookup.
+    slides: SlideSets,
+    /// Per attacking player: its slides, read by sets where they can be.
+    pub slide_attacks: Vec<SlideAttacks>,
     /// Row `trigger * players + player`: the squares outside the trigger's zone from which a
     /// piece of the player of a kind the trigger names might enter the zone in one move, on
     /// some board; a piece elsewhere cannot set the trigger off.
     approaches: Masks,
+}
+
+/// A player's slides, by the kinds of piece that attack along them.
+#[derive(Clone, Debug, Default)]
+pub struct SlideAttacks {
+    /// Slide sets, each read with [`BitTables::slide_set`].
+    pub sets: Vec<(u16, u64)>,
+    /// Lines read one by one.
+    pub lines: Vec<(u16, u64)>,
 }
 
 /// A piece code's program sorted by how its targets are found: plain one-step rules gathered
@@ -49,7 +63,9 @@ pub struct BitTables {
 pub struct SortedProgram {
     /// The code's block of step masks, if it has plain one-step rules.
     pub steps: Option<usize>,
-    /// The line and mode of each plain ride.
+    /// The slide set and mode of plain rides read together.
+    pub slide_sets: Vec<(u16, Mode)>,
+    /// The line and mode of each other plain ride.
     pub rides: Vec<(u16, Mode)>,
     /// The indices of the other rules in the program.
     pub others: Vec<u16>,
@@ -72,11 +88,13 @@ impl BitTables {
         let squares = geometry.squares();
         let stride = words_for(squares);
         let every = || 0..squares as Sq;
+        // Row `line * squares + from`: the squares `line` crosses from `from`, in order.
+        let walks: Vec<Vec<Sq>> = (geometry.lines.iter())
+            .flat_map(|&line| every().map(move |from| walk(geometry, line, from)))
+            .collect();
         let mut lines = Masks::new(stride, 0);
-        for line in &geometry.lines {
-            for from in every() {
-                lines.push(walk(geometry, *line, from));
-            }
+        for crossed in &walks {
+            lines.push(crossed.iter().copied());
         }
         let mut board = Masks::new(stride, 0);
         board.push(every());
@@ -103,27 +121,87 @@ impl BitTables {
             lame_leaps: Vec::new(),
             steps: Masks::new(stride, 0),
             sorted: Vec::new(),
+            slides: SlideSets::new(squares),
+            slide_attacks: Vec::new(),
             approaches: Masks::new(stride, 0),
         };
         for program in &pieces.programs {
-            let sorted = SortedProgram {
-                steps: tables.add_steps(geometry, program),
-                rides: (program.iter())
-                    .filter(|rule| plain_ride(rule))
-                    .map(|rule| (rule.line, rule.mode))
-                    .collect(),
-                others: (0..program.len() as u16)
-                    .filter(|&i| {
-                        !plain_step(&program[i as usize]) && !plain_ride(&program[i as usize])
-                    })
-                    .collect(),
-            };
+            let sorted = tables.sort_program(geometry, &walks, program);
             tables.sorted.push(sorted);
+        }
+        for player in 0..players.count() {
+            let slides = tables.group_slides(geometry, &walks, &pieces.attacks[player].slides);
+            tables.slide_attacks.push(slides);
         }
         for player in 0..players.count() {
             tables.add_leapers(geometry, pieces, player);
         }
         tables
+    }
+
+    /// Sorts one program's rules by how their targets are found.
+    fn sort_program(
+        &mut self,
+        geometry: &Geometry,
+        walks: &[Vec<Sq>],
+        program: &[Gen],
+    ) -> SortedProgram {
+        let mut sorted = SortedProgram {
+            steps: self.add_steps(geometry, program),
+            others: (0..program.len() as u16)
+                .filter(|&i| !plain_step(&program[i as usize]) && !plain_ride(&program[i as usize]))
+                .collect(),
+            ..SortedProgram::default()
+        };
+        for mode in [Mode::Both, Mode::MoveOnly, Mode::CaptureOnly] {
+            let lines: Vec<u16> = (program.iter())
+                .filter(|rule| plain_ride(rule) && rule.mode == mode)
+                .map(|rule| rule.line)
+                .collect();
+            let (sets, single) = (&mut sorted.slide_sets, &mut sorted.rides);
+            self.group_lines(geometry, walks, &lines, mode, sets, single);
+        }
+        sorted
+    }
+
+    /// Groups `lines` into slide sets, adding each set made to `sets` and each line left
+    /// alone to `single`, paired with `tag`.
+    fn group_lines<T: Copy>(
+        &mut self,
+        geometry: &Geometry,
+        walks: &[Vec<Sq>],
+        lines: &[u16],
+        tag: T,
+        sets: &mut Vec<(u16, T)>,
+        single: &mut Vec<(u16, T)>,
+    ) {
+        let (made, left) = self.slides.group(geometry, walks, lines);
+        sets.extend(made.into_iter().map(|set| (set, tag)));
+        single.extend(left.into_iter().map(|line| (line, tag)));
+    }
+
+    /// Groups an attacker's slides, by the kinds that attack along them, into slide sets.
+    fn group_slides(
+        &mut self,
+        geometry: &Geometry,
+        walks: &[Vec<Sq>],
+        slides: &[(u16, u64)],
+    ) -> SlideAttacks {
+        let mut grouped = SlideAttacks::default();
+        for group in slides.chunk_by(|a, b| a.1 == b.1) {
+            let kinds = group[0].1;
+            let lines: Vec<u16> = group.iter().map(|&(line, _)| line).collect();
+            let (sets, single) = (&mut grouped.sets, &mut grouped.lines);
+            self.group_lines(geometry, walks, &lines, kinds, sets, single);
+        }
+        grouped
+    }
+
+    /// The squares the lines of slide set `set` reach from `from` with `occupied` standing in
+    /// the way. Slide sets exist only on boards of one word.
+    #[inline]
+    pub fn slide_set<B: Bitboard>(&self, set: u16, from: Sq, occupied: B) -> B {
+        B::from_word(self.slides.reach(set, from, occupied.word()))
     }
 
     /// Fills in the squares from which each trigger's pieces might enter its zone, for each
@@ -286,7 +364,7 @@ impl BitTables {
 }
 
 /// The squares `line` crosses from `from`, in order, up to its range or the board's edge.
-fn walk(geometry: &Geometry, line: Line, from: Sq) -> Vec<Sq> {
+pub(super) fn walk(geometry: &Geometry, line: Line, from: Sq) -> Vec<Sq> {
     let mut crossed = Vec::new();
     let mut sq = from;
     while line.range == UNLIMITED || crossed.len() < line.range as usize {

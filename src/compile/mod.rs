@@ -15,6 +15,7 @@ mod moves;
 mod pieces;
 mod players;
 mod setup;
+mod slides;
 pub mod support;
 pub mod turns;
 pub mod zobrist;

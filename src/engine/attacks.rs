@@ -30,8 +30,16 @@ impl Position<'_> {
                 return true;
             }
         }
+        let slides = &bits.slide_attacks[attacker];
+        // Slide sets are made only for boards of one word.
+        for &(set, kinds) in slides.sets.iter().filter(|_| B::WORDS == 1) {
+            let sliders = self.kinds_set::<B>(attacker, kinds) & standing;
+            if sliders.any() && (bits.slide_set(set, sq, occupied) & sliders).any() {
+                return true;
+            }
+        }
         let mut sliders = (0, B::NONE);
-        for &(line, kinds) in &attacks.slides {
+        for &(line, kinds) in &slides.lines {
             if kinds != sliders.0 {
                 sliders = (kinds, self.kinds_set::<B>(attacker, kinds) & standing);
             }

@@ -301,14 +301,22 @@ impl Position<'_> {
             empty = (both | bits.steps::<B>(block, Mode::MoveOnly, from)) & sides.empty;
             enemies = (both | bits.steps::<B>(block, Mode::CaptureOnly, from)) & sides.enemies;
         }
-        for &(line, mode) in &sorted.rides {
-            let reach = bits.reach::<B>(line, from, sides.occupied);
+        let mut reached = |reach: B, mode: Mode| {
             if mode.moves() {
                 empty |= reach & sides.empty;
             }
             if mode.captures() {
                 enemies |= reach & sides.enemies;
             }
+        };
+        // Slide sets are made only for boards of one word.
+        if B::WORDS == 1 {
+            for &(set, mode) in &sorted.slide_sets {
+                reached(bits.slide_set::<B>(set, from, sides.occupied), mode);
+            }
+        }
+        for &(line, mode) in &sorted.rides {
+            reached(bits.reach::<B>(line, from, sides.occupied), mode);
         }
         let program = &rules.pieces.programs[code as usize];
         for rule in sorted.others.iter().map(|&i| &program[i as usize]) {
@@ -407,12 +415,17 @@ impl Position<'_> {
         // those rules' targets, and keeps the plain move unless one of them is compulsory.
         let mut parts = [(!B::NONE, 0u64, false); 1 << MAX_PROMOTION_RULES];
         let mut len = 1;
+        let reached = empty | enemies;
         for promotion in promotions {
             let zone = rules.zones.squares::<B>(promotion.zone, player);
             let zone = match promotion.via && zone.has(from) {
                 true => !B::NONE,
                 false => zone,
             };
+            // A rule whose zone the piece cannot reach splits nothing off.
+            if (zone & reached).is_empty() {
+                continue;
+            }
             let targets = self.promotion_choices(promotion, player);
             for i in 0..len {
                 let (squares, kinds, forced) = parts[i];

@@ -1,0 +1,304 @@
+//! Slide sets: several lines read from one square with one table lookup, the table indexed by
+//! the pieces standing on the lines (the bits of the occupied squares under the lines' mask,
+//! gathered by the processor's PEXT instruction). A rook's four rides cost one lookup instead
+//! of four walks to the first blocker.
+//!
+//! Built only where the board fits one word and the processor gathers bits fast; elsewhere the
+//! lines stay rides, read one by one, and nothing changes but speed.
+
+#[cfg(test)]
+use super::geometry::UNLIMITED;
+use super::geometry::{Geometry, Sq};
+
+/// A set whose lines cover more squares than this from some square is split: the table holds
+/// `2^bits` entries per square.
+const MAX_BITS: u32 = 12;
+
+/// At most this many entries (16 MB) for all the tables of one ruleset: past it, lines stay
+/// rides, so that a file with many kinds of rides costs time, not memory.
+const MAX_ENTRIES: usize = 1 << 21;
+
+/// Every slide set of a ruleset, their tables end to end.
+#[derive(Clone, Debug, Default)]
+pub struct SlideSets {
+    /// The lines of each set, sorted.
+    lines: Vec<Vec<u16>>,
+    squares: usize,
+    /// Row `set * squares + sq`: the squares whose pieces can stop the set's lines from `sq`
+    /// (a line's last square never stops it), and where its entries start in `reach`.
+    masks: Vec<(u64, u32)>,
+    /// Per set and square, for each arrangement of pieces under the mask in the order PEXT
+    /// numbers them: the squares the lines reach, the first piece on each included.
+    reach: Vec<u64>,
+}
+
+impl SlideSets {
+    /// Empty sets for a board of `squares` squares: none are made unless the board fits one
+    /// word and the processor gathers bits fast.
+    pub fn new(squares: usize) -> Self {
+        SlideSets {
+            squares,
+            ..SlideSets::default()
+        }
+    }
+
+    fn enabled(&self) -> bool {
+        self.squares <= 64 && fast_gather()
+    }
+
+    /// Splits `lines` into sets of lines read together, where each set is worth a table (two
+    /// lines or more): the sets made, and the lines left to read one by one. Lines of one axis
+    /// go together first, then orthogonal with orthogonal and diagonal with diagonal, so that a
+    /// queen shares a rook's and a bishop's tables. `walks[line * squares + from]` is the squares `line` crosses from `from`, in order.
+    pub fn group(
+        &mut self,
+        geometry: &Geometry,
+        walks: &[Vec<Sq>],
+        lines: &[u16],
+    ) -> (Vec<u16>, Vec<u16>) {
+        if !self.enabled() {
+            return (Vec::new(), lines.to_vec());
+        }
+        let mut sorted = lines.to_vec();
+        sorted.sort_by_key(|&line| axis_order(geometry, line));
+        sorted.dedup();
+        let mut groups: Vec<Vec<u16>> = Vec::new();
+        for line in sorted {
+            match groups.last_mut() {
+                Some(group) if self.widest(walks, group, line) <= MAX_BITS => group.push(line),
+                _ => groups.push(vec![line]),
+            }
+        }
+        let (mut sets, mut single) = (Vec::new(), Vec::new());
+        for group in groups {
+            match self.set_of(geometry, walks, &group) {
+                Some(set) if group.len() > 1 => sets.push(set),
+                _ => single.extend(group),
+            }
+        }
+        (sets, single)
+    }
+
+    /// The most squares that `group` with `line` added can be stopped on, from any square.
+    fn widest(&self, walks: &[Vec<Sq>], group: &[u16], line: u16) -> u32 {
+        let lines = || group.iter().copied().chain([line]);
+        let crossed = |line: u16, from: usize| &walks[line as usize * self.squares + from][..];
+        (0..self.squares)
+            .map(|from| lines().fold(0, |m, l| m | stoppers(crossed(l, from))))
+            .map(u64::count_ones)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The set of `lines`, made if no set has them yet.
+    /// The set of `lines`, made if no set has them yet and the tables have room for it.
+    fn set_of(&mut self, geometry: &Geometry, walks: &[Vec<Sq>], lines: &[u16]) -> Option<u16> {
+        let mut lines = lines.to_vec();
+        lines.sort_unstable();
+        if let Some(set) = self.lines.iter().position(|l| *l == lines) {
+            return Some(set as u16);
+        }
+        let crossed = |line: u16, from: usize| &walks[line as usize * self.squares + from][..];
+        let masks: Vec<u64> = (0..self.squares)
+            .map(|from| (lines.iter()).fold(0, |m, &line| m | stoppers(crossed(line, from))))
+            .collect();
+        let entries: usize = masks.iter().map(|mask| 1 << mask.count_ones()).sum();
+        if lines.len() < 2 || self.reach.len() + entries > MAX_ENTRIES {
+            return None;
+        }
+        self.reach.reserve(entries);
+        for (from, mask) in masks.into_iter().enumerate() {
+            let rays: Vec<(u64, bool)> = (lines.iter())
+                .map(|&line| (squares_in(crossed(line, from)), rising(geometry, line)))
+                .collect();
+            self.masks.push((mask, self.reach.len() as u32));
+            // Counting up through the subsets of the mask (the carry-rippler walk) lists them
+            // in the order PEXT numbers them.
+            let mut pieces = 0u64;
+            loop {
+                let reach = (rays.iter()).fold(0, |r, &(ray, up)| r | ray_reach(ray, up, pieces));
+                self.reach.push(reach);
+                pieces = pieces.wrapping_sub(mask) & mask;
+                if pieces == 0 {
+                    break;
+                }
+            }
+        }
+        self.lines.push(lines);
+        Some((self.lines.len() - 1) as u16)
+    }
+
+    /// The squares the lines of `set` reach from `from` with `occupied` standing in the way.
+    #[inline]
+    pub fn reach(&self, set: u16, from: Sq, occupied: u64) -> u64 {
+        let (mask, start) = self.masks[set as usize * self.squares + from as usize];
+        self.reach[start as usize + gather(occupied, mask) as usize]
+    }
+}
+
+/// Sorts lines so that those that fit together in a table come together: by kind (orthogonal,
+/// diagonal, other), then by axis, a line beside its opposite.
+fn axis_order(geometry: &Geometry, line: u16) -> (u8, i32, i32, i32, u16) {
+    let (dx, dy) = geometry.vectors[geometry.lines[line as usize].vector as usize];
+    let kind = match (dx, dy) {
+        (0, _) | (_, 0) => 0,
+        _ if dx.abs() == dy.abs() => 1,
+        _ => 2,
+    };
+    let sign = if dx < 0 || (dx == 0 && dy < 0) { -1 } else { 1 };
+    (kind, dx * sign, dy * sign, sign, line)
+}
+
+/// The squares of a line from a square whose pieces can stop it: all but its last.
+fn stoppers(crossed: &[Sq]) -> u64 {
+    crossed
+        .split_last()
+        .map_or(0, |(_, before)| squares_in(before))
+}
+
+fn squares_in(squares: &[Sq]) -> u64 {
+    squares.iter().fold(0, |set, &sq| set | 1 << sq)
+}
+
+/// Whether square numbers climb along `line`.
+fn rising(geometry: &Geometry, line: u16) -> bool {
+    geometry.rising(geometry.lines[line as usize].vector)
+}
+
+/// The squares of `ray` up to the first piece of `pieces` on it, that one included; `up` if
+/// the ray's square numbers climb from its start.
+fn ray_reach(ray: u64, up: bool, pieces: u64) -> u64 {
+    let blockers = ray & pieces;
+    match (blockers, up) {
+        (0, _) => ray,
+        (_, true) => {
+            ray & (blockers & blockers.wrapping_neg())
+                .wrapping_shl(1)
+                .wrapping_sub(1)
+        }
+        (_, false) => ray & !((1u64 << (63 - blockers.leading_zeros())) - 1),
+    }
+}
+
+/// Whether this processor gathers bits in one fast instruction (BMI2's PEXT, which AMD
+/// processors before Zen 3 run in microcode, hundreds of times slower).
+#[cfg(target_arch = "x86_64")]
+fn fast_gather() -> bool {
+    use std::arch::x86_64::__cpuid;
+    use std::sync::OnceLock;
+    static FAST: OnceLock<bool> = OnceLock::new();
+    *FAST.get_or_init(|| {
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            return false;
+        }
+        let vendor = __cpuid(0);
+        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+        let signature = __cpuid(1).eax;
+        let family = ((signature >> 8) & 0xF) + ((signature >> 20) & 0xFF);
+        !amd || family >= 0x19
+    })
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn fast_gather() -> bool {
+    false
+}
+
+/// The bits of `word` under `mask`, packed into the low bits.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn gather(word: u64, mask: u64) -> u64 {
+    // SAFETY: a mask is only ever made once `fast_gather` has found BMI2 on this processor.
+    unsafe { pext(word, mask) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn pext(word: u64, mask: u64) -> u64 {
+    std::arch::x86_64::_pext_u64(word, mask)
+}
+
+/// Never called where PEXT is missing (no set is made), but correct all the same.
+#[cfg(not(target_arch = "x86_64"))]
+fn gather(word: u64, mut mask: u64) -> u64 {
+    let mut packed = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        if word & mask & mask.wrapping_neg() != 0 {
+            packed |= bit;
+        }
+        mask &= mask - 1;
+        bit <<= 1;
+    }
+    packed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::BoardShape;
+    use crate::random::Random;
+
+    /// Every lookup of every set agrees with walking the set's lines square by square, on a
+    /// board with holes, for riders of every kind: orthogonal, diagonal, limited, oblique.
+    #[test]
+    fn a_lookup_reads_what_walking_the_lines_finds() {
+        let (width, height) = (9, 7);
+        let holes = [(0, 0), (4, 3), (8, 6)];
+        let exists = (0..height)
+            .flat_map(|rank| (0..width).map(move |file| !holes.contains(&(file, rank))))
+            .collect();
+        let mut geometry = Geometry::new(&BoardShape {
+            width,
+            height,
+            exists,
+        });
+        let vectors = [
+            (0, 1),
+            (1, 0),
+            (0, -1),
+            (-1, 0),
+            (1, 1),
+            (-1, -1),
+            (1, 2),
+            (-2, -1),
+        ];
+        let mut lines = Vec::new();
+        for (i, v) in vectors.into_iter().enumerate() {
+            let vector = geometry.vector(v);
+            let range = if i == 1 { 3 } else { UNLIMITED };
+            lines.push(geometry.line(vector, range));
+        }
+        let squares = geometry.squares();
+        let walks: Vec<Vec<Sq>> = (geometry.lines.iter())
+            .flat_map(|&line| (0..squares as Sq).map(move |from| (line, from)))
+            .map(|(line, from)| super::super::bitboards::walk(&geometry, line, from))
+            .collect();
+        let mut sets = SlideSets::new(squares);
+        let (made, left) = sets.group(&geometry, &walks, &lines);
+        assert!(!fast_gather() || made.len() >= 2, "{made:?} {left:?}");
+        let mut random = Random::new(7);
+        for set in made {
+            for from in 0..squares {
+                for _ in 0..200 {
+                    let pieces = random.next_u64() & ((1 << squares) - 1);
+                    let walked = (sets.lines[set as usize].iter())
+                        .map(|&line| &walks[line as usize * squares + from])
+                        .fold(0, |reach, crossed| reach | walk(crossed, pieces));
+                    assert_eq!(sets.reach(set, from as Sq, pieces), walked);
+                }
+            }
+        }
+    }
+
+    fn walk(crossed: &[Sq], pieces: u64) -> u64 {
+        let mut reach = 0;
+        for &sq in crossed {
+            reach |= 1 << sq;
+            if pieces & 1 << sq != 0 {
+                break;
+            }
+        }
+        reach
+    }
+}
