@@ -86,14 +86,22 @@ enum Command {
     Play(play::PlayArgs),
     /// Play the computer against itself many times, and report how the seats fare.
     Selfplay(selfplay::SelfplayArgs),
+    /// Be an engine for interfaces and match tools that speak UCI, on standard input and output.
+    Uci(uci::UciArgs),
+    /// Be an engine for XBoard, WinBoard and the tools that speak their protocol (CECP
+    /// version 2), on standard input and output.
+    Xboard(xboard::XboardArgs),
 }
 
 mod interrupt;
 mod json;
 mod play;
+mod protocol;
 mod record;
 mod seats;
 mod selfplay;
+mod uci;
+mod xboard;
 
 #[derive(Args)]
 struct PositionArgs {
@@ -197,6 +205,8 @@ fn main() -> ExitCode {
         Command::Test { files, max_nodes } => run_tests(&files, max_nodes),
         Command::Play(args) => play::play(&args),
         Command::Selfplay(args) => selfplay::selfplay(&args),
+        Command::Uci(args) => uci::uci(&args),
+        Command::Xboard(args) => xboard::xboard(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

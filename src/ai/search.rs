@@ -8,6 +8,8 @@ use super::eval::Evaluator;
 use crate::engine::outcome::Ending;
 use crate::engine::{Position, Turn};
 use crate::random::Random;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 const WIN: i32 = 1_000_000;
@@ -21,6 +23,8 @@ const NOISE: u64 = 8;
 /// How far apart readings of the clock should be: often enough to stop within a few
 /// milliseconds of the deadline, rarely enough to cost nothing measurable.
 const CLOCK_SPACING: Duration = Duration::from_micros(100);
+/// The transposition table's size unless told otherwise.
+const DEFAULT_TABLE_BYTES: usize = 8 << 20;
 /// The most nodes between readings of the clock, where nodes are fast.
 const MAX_CLOCK_INTERVAL: u64 = 256;
 
@@ -55,7 +59,11 @@ pub struct Searcher {
     scratch: Vec<Turn>,
     me: usize,
     nodes: u64,
-    deadline: Instant,
+    deadline: Option<Instant>,
+    /// The most nodes to search, if limited.
+    max_nodes: u64,
+    /// Set from outside to stop the search (an engine protocol's `stop`).
+    stop: Option<Arc<AtomicBool>>,
     /// The clock is read every this many nodes: fewer where nodes are slow, so that a large
     /// board or many players cannot carry the search far past its deadline.
     check_every: u64,
@@ -66,11 +74,48 @@ pub struct Searcher {
 }
 
 /// What a search found.
+#[derive(Clone)]
 pub struct Choice {
     pub turn: Turn,
+    /// For the player to move: above [`DECIDED`] a forced win, below its negation a loss.
     pub score: i32,
     pub depth: usize,
     pub nodes: u64,
+    /// The turns the search expects, its choice first.
+    pub line: Vec<Turn>,
+}
+
+/// When a search stops: at the first limit reached, or when told to. With none, it stops
+/// once it has searched as deep as it can or found a forced result.
+#[derive(Clone, Default)]
+pub struct Limits {
+    /// The moment to stop thinking.
+    pub deadline: Option<Instant>,
+    /// The deepest iteration, in plies.
+    pub depth: Option<usize>,
+    /// About how many nodes to search at most.
+    pub nodes: Option<u64>,
+    /// Stops the search when set, from another thread.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// Thinking for `think` from now.
+    pub fn think(think: Duration) -> Self {
+        Limits {
+            deadline: Some(Instant::now() + think),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Plies to a forced result, where the score is one: positive for a win.
+pub fn plies_to_result(score: i32) -> Option<i32> {
+    match score {
+        score if score >= DECIDED => Some(WIN - score),
+        score if score <= -DECIDED => Some(-(WIN + score)),
+        _ => None,
+    }
 }
 
 impl Choice {
@@ -81,20 +126,28 @@ impl Choice {
             1 => "1 ply".to_string(),
             n => format!("{n} plies"),
         };
-        match self.score {
-            score if score >= DECIDED => format!("a win in {}", plies(WIN - score)),
-            score if score <= -DECIDED => format!("a loss in {}", plies(WIN + score)),
-            score => format!("evaluation {score:+}"),
+        match plies_to_result(self.score) {
+            Some(n) if n > 0 => format!("a win in {}", plies(n)),
+            Some(n) => format!("a loss in {}", plies(-n)),
+            None => format!("evaluation {:+}", self.score),
         }
     }
 }
 
 impl Searcher {
     pub fn new(rules: &crate::compile::Ruleset, seed: u64) -> Self {
+        Searcher::with_table(rules, seed, DEFAULT_TABLE_BYTES)
+    }
+
+    /// A player whose transposition table takes at most `bytes` (at least one entry).
+    pub fn with_table(rules: &crate::compile::Ruleset, seed: u64, bytes: usize) -> Self {
         let squares = rules.geometry.squares();
+        let entries = (bytes / std::mem::size_of::<Entry>()).max(1);
+        // A power of two, so that a hash's low bits pick the slot.
+        let entries = 1 << entries.ilog2();
         Searcher {
             evaluator: Evaluator::new(rules),
-            table: vec![Entry::default(); 1 << 17],
+            table: vec![Entry::default(); entries],
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; (squares + 1) * (squares + 1)],
             squares,
@@ -104,7 +157,9 @@ impl Searcher {
             scratch: Vec::new(),
             me: 0,
             nodes: 0,
-            deadline: Instant::now(),
+            deadline: None,
+            max_nodes: u64::MAX,
+            stop: None,
             check_every: 1,
             until_check: 1,
             last_check: Instant::now(),
@@ -116,8 +171,21 @@ impl Searcher {
     /// The best turn found for the player to move within `think`; `None` if there is no
     /// legal turn.
     pub fn choose(&mut self, position: &mut Position<'_>, think: Duration) -> Option<Choice> {
+        self.search(position, &Limits::think(think), &mut |_| {})
+    }
+
+    /// The best turn found for the player to move within `limits`, telling `report` what each
+    /// finished iteration found; `None` if there is no legal turn.
+    pub fn search(
+        &mut self,
+        position: &mut Position<'_>,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Choice),
+    ) -> Option<Choice> {
         let started = Instant::now();
-        self.deadline = started + think;
+        self.deadline = limits.deadline;
+        self.max_nodes = limits.nodes.unwrap_or(u64::MAX);
+        self.stop = limits.stop.clone();
         self.check_every = 1;
         self.until_check = 1;
         self.last_check = started;
@@ -135,13 +203,14 @@ impl Searcher {
             score: 0,
             depth: 0,
             nodes: 0,
+            line: vec![root[0]],
         };
         if root.len() == 1 {
             return Some(best);
         }
         // Where one generation can outlast the budget, it stops at the deadline too.
-        position.set_deadline(Some(self.deadline));
-        for depth in 1..=MAX_PLY {
+        position.set_deadline(self.deadline);
+        for depth in 1..=limits.depth.unwrap_or(MAX_PLY).clamp(1, MAX_PLY) {
             let Some((turn, score)) = self.root(position, &mut root, depth) else {
                 break;
             };
@@ -150,7 +219,9 @@ impl Searcher {
                 score,
                 depth,
                 nodes: self.nodes,
+                line: self.line(position, turn, depth),
             };
+            report(&best);
             if score.abs() >= DECIDED {
                 break;
             }
@@ -158,6 +229,28 @@ impl Searcher {
         position.set_deadline(None);
         best.nodes = self.nodes;
         Some(best)
+    }
+
+    /// The line the table remembers after `first`, at most `depth` turns long, each checked
+    /// legal before it is followed.
+    fn line(&mut self, position: &mut Position<'_>, first: Turn, depth: usize) -> Vec<Turn> {
+        let mut line = vec![first];
+        position.make(&first);
+        let mut turns = Vec::new();
+        while line.len() < depth {
+            let entry = self.table[(position.hash() as usize) & (self.table.len() - 1)];
+            let Some(next) = entry.best.filter(|_| entry.hash == position.hash()) else {
+                break;
+            };
+            position.legal_turns(&mut turns);
+            if !turns.contains(&next) {
+                break;
+            }
+            position.make(&next);
+            line.push(next);
+        }
+        line.iter().for_each(|_| position.unmake());
+        line
     }
 
     /// One iteration at the root: the best turn and its score, or `None` if time ran out
@@ -470,11 +563,14 @@ impl Searcher {
         self.stopped
     }
 
-    /// Stops the search at the deadline, and spaces the next reading of the clock so that
+    /// Stops the search at the deadline, past its nodes or when told to, and spaces the next reading of the clock so that
     /// readings come about every 100 µs however long a node takes.
     fn read_clock(&mut self) {
         let now = Instant::now();
-        self.stopped = now >= self.deadline;
+        let told = (self.stop.as_ref()).is_some_and(|stop| stop.load(Ordering::Relaxed));
+        self.stopped = told
+            || self.deadline.is_some_and(|deadline| now >= deadline)
+            || self.nodes >= self.max_nodes;
         self.check_every = match now - self.last_check > CLOCK_SPACING {
             true => (self.check_every / 2).max(1),
             false => (self.check_every * 2).min(MAX_CLOCK_INTERVAL),

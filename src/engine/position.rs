@@ -1047,6 +1047,16 @@ impl<'r> Position<'r> {
             })
     }
 
+    /// Whether a turn has been made that can be unmade.
+    pub fn can_unmake(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// The number of the current full move, as FEN counts them (from 1).
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
     /// How many made turns can be unmade.
     pub(super) fn depth(&self) -> usize {
         self.undo.len()

@@ -8,10 +8,12 @@ pub use diagram::{
 use crate::limits::MAX_QUOTED_CHARS;
 use crate::source::{head, printable};
 
+pub mod betza;
 mod describe;
 mod diagram;
 pub mod fen;
 pub mod moves;
+pub mod protocol;
 mod refusal;
 pub mod san;
 

@@ -11,10 +11,15 @@ use crate::engine::{Part, PartKind, Position, Turn};
 /// The text of a turn, as `moves` prints it and `--moves` reads it: its written parts joined
 /// by commas.
 pub fn write(position: &Position<'_>, turn: &Turn) -> String {
+    text(position.rules(), turn)
+}
+
+/// The text of a turn of a game of `rules`: it depends on the turn alone, not the position.
+pub fn text(rules: &Ruleset, turn: &Turn) -> String {
     let texts: Vec<String> = turn
         .parts()
         .iter()
-        .filter_map(|part| part_text(position.rules(), part))
+        .filter_map(|part| part_text(rules, part))
         .collect();
     texts.join(",")
 }
