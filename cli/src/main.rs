@@ -91,10 +91,14 @@ enum Command {
     /// Be an engine for XBoard, WinBoard and the tools that speak their protocol (CECP
     /// version 2), on standard input and output.
     Xboard(xboard::XboardArgs),
+    /// Play engines that speak UCI or XBoard against fairy or each other, refereed by the rule
+    /// file, and report the score.
+    Match(matches::MatchArgs),
 }
 
 mod interrupt;
 mod json;
+mod matches;
 mod play;
 mod protocol;
 mod record;
@@ -207,6 +211,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay::selfplay(&args),
         Command::Uci(args) => uci::uci(&args),
         Command::Xboard(args) => xboard::xboard(&args),
+        Command::Match(args) => matches::play_match(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -403,7 +403,7 @@ fn record(results: &[GameResult], seat_in: impl Fn(&GameResult) -> usize) -> Rec
             .count()
     };
     let (wins, draws, n) = (shared(true), shared(false), results.len());
-    let (low, high) = wilson(wins, n);
+    let (low, high) = wilson(wins as f64, n);
     Record {
         wins,
         draws,
@@ -414,9 +414,9 @@ fn record(results: &[GameResult], seat_in: impl Fn(&GameResult) -> usize) -> Rec
     }
 }
 
-/// The 95% Wilson score interval of `k` successes in `n`.
-fn wilson(k: usize, n: usize) -> (f64, f64) {
-    let (k, n, z) = (k as f64, n as f64, 1.96f64);
+/// The 95% Wilson score interval of `k` successes in `n` (a draw may count as half of one).
+pub(crate) fn wilson(k: f64, n: usize) -> (f64, f64) {
+    let (n, z) = (n as f64, 1.96f64);
     let p = k / n;
     let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);

@@ -460,3 +460,89 @@ fn xboard_moves_at_once_when_told_to() {
     );
     engine.quit();
 }
+
+/// `fairy match` with `args`: its exit code and standard output.
+fn run_match(args: &[&str]) -> (Option<i32>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_fairy"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("run fairy match");
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).expect("utf-8"),
+    )
+}
+
+#[test]
+fn match_plays_engines_of_both_protocols_to_the_end() {
+    let binary = env!("CARGO_BIN_EXE_fairy");
+    let uci = format!("{binary} uci rules/minishogi.rules");
+    let xboard = format!("{binary} xboard rules/minishogi.rules");
+    let record = std::env::temp_dir().join(format!("fairy-match-{}", std::process::id()));
+    let record = record.to_string_lossy().into_owned();
+    let (code, out) = run_match(&[
+        "rules/minishogi.rules",
+        "--engine",
+        &uci,
+        "--engine",
+        &xboard,
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+        "--record",
+        &record,
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let summary: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(summary["games"], 2, "{out}");
+    assert_eq!(summary["faults"].as_array().map(Vec::len), Some(0), "{out}");
+    let (wins, draws, losses) = (&summary["wins"], &summary["draws"], &summary["losses"]);
+    let total = [wins, draws, losses]
+        .iter()
+        .map(|v| v.as_u64().expect("a count"))
+        .sum::<u64>();
+    assert_eq!(total, 2, "{out}");
+    // Each record replays to the end its result names.
+    for game in ["game-1.txt", "game-2.txt"] {
+        let path = format!("{record}/{game}");
+        let text = std::fs::read_to_string(&path).expect("a record");
+        assert!(text.contains("# result: "), "{text}");
+        let output = Command::new(binary)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .args([
+                "show",
+                "rules/minishogi.rules",
+                "--moves",
+                &format!("@{path}"),
+            ])
+            .output()
+            .expect("run fairy show");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&record);
+}
+
+#[test]
+fn match_scores_an_engine_that_never_moves_as_losing() {
+    // `cat` answers every command with itself: no protocol, no move.
+    let (code, out) = run_match(&[
+        "rules/chess.rules",
+        "--engine",
+        "cat",
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("+0 =0 -2"), "{out}");
+    assert!(out.contains("sent no move in time"), "{out}");
+}
