@@ -546,3 +546,68 @@ fn match_scores_an_engine_that_never_moves_as_losing() {
     assert!(out.contains("+0 =0 -2"), "{out}");
     assert!(out.contains("sent no move in time"), "{out}");
 }
+
+#[test]
+fn uci_takes_the_rest_of_its_commands() {
+    let mut engine = Engine::start(&["uci", "rules/chess.rules"]);
+    engine.send("setoption name Hash value 32");
+    engine.send("isready");
+    assert_eq!(engine.until(|l| l == "readyok"), ["readyok"]);
+    engine.send("position startpos moves e2e4");
+    engine.send("go nodes 2000");
+    engine.line("bestmove");
+    engine.send("go mate 1");
+    engine.line("bestmove");
+    // Pondering is searched like `go infinite`; `ponderhit` answers at once.
+    engine.send("go ponder");
+    let early = engine.quiet_for(Duration::from_millis(200));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    engine.send("ponderhit");
+    engine.line("bestmove");
+    engine.send("d");
+    let fen = engine.line("fen: ");
+    assert_eq!(
+        fen,
+        "fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    engine.quit();
+}
+
+#[test]
+fn xboard_takes_the_rest_of_its_commands() {
+    let mut engine = Engine::start(&["xboard", "rules/chess.rules"]);
+    engine.send("protover 2");
+    engine.line("feature");
+    engine.send("new");
+    engine.send("memory 32");
+    engine.send("level 40 0:30 0");
+    engine.send("time 3000");
+    engine.send("otim 3000");
+    engine.send("nopost");
+    engine.send("force");
+    engine.send("usermove e2e4");
+    engine.send("usermove e7e5");
+    // Two moves back: White to move again, as at the start.
+    engine.send("remove");
+    engine.send("playother");
+    engine.send("usermove d2d4");
+    let lines = engine.until(|l| l.starts_with("move "));
+    assert_eq!(lines.len(), 1, "thinking lines after nopost: {lines:?}");
+    let reply = lines[0].trim_start_matches("move ");
+    assert!(
+        legal_moves("rules/chess.rules", "d2d4").contains(&reply.to_string()),
+        "{reply}"
+    );
+    engine.send("result 1/2-1/2 {agreed}");
+    engine.send("ping 3");
+    // After `result` fairy is in force mode: a move is taken, not answered.
+    let reply_to = legal_moves("rules/chess.rules", &format!("d2d4 {reply}"))[0].clone();
+    engine.send(&format!("usermove {reply_to}"));
+    engine.send("ping 4");
+    let lines = engine.until(|l| l == "pong 4");
+    assert_eq!(lines, ["pong 3", "pong 4"]);
+    engine.quit();
+}
