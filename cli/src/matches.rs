@@ -388,7 +388,8 @@ fn report(args: &MatchArgs, names: &[String], games: &[(usize, Game)]) {
     let losses = n - wins - draws;
     let score = (wins as f64 + draws as f64 / 2.0) / n.max(1) as f64;
     let (low, high) = super::selfplay::wilson(wins as f64 + draws as f64 / 2.0, n.max(1));
-    let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
+    // Adding 0 turns an even score's -0 into 0.
+    let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10() + 0.0;
     if args.json {
         let summary = serde_json::json!({
             "game": variant_name(&args.file),
@@ -606,19 +607,9 @@ impl Engine {
             Timing::Clock { .. } => clocks[seat],
         };
         let deadline = Instant::now() + allowed + GRACE;
-        let dialect = self.dialect;
-        let in_dialect =
-            |text: &String, position: &Position<'_>| protocol_text(rules, position, text, dialect);
+        let texts = in_protocol(rules, played, self.dialect);
         match self.dialect {
             Dialect::Uci => {
-                let mut replay = Position::start(rules);
-                let mut texts = Vec::new();
-                for text in played {
-                    texts.push(in_dialect(text, &replay));
-                    if let Ok(turn) = moves::read(&mut replay, text) {
-                        replay.make(&turn);
-                    }
-                }
                 let moves_part = match texts.is_empty() {
                     true => String::new(),
                     false => format!(" moves {}", texts.join(" ")),
@@ -645,19 +636,12 @@ impl Engine {
                 Ok((text != "(none)").then_some(text))
             }
             Dialect::Xboard => {
-                let mut replay = Position::start(rules);
-                for (index, text) in played.iter().enumerate() {
-                    if index >= self.told {
-                        let said = in_dialect(text, &replay);
-                        let command = match self.usermove {
-                            true => format!("usermove {said}"),
-                            false => said,
-                        };
-                        self.send(&command);
-                    }
-                    if let Ok(turn) = moves::read(&mut replay, text) {
-                        replay.make(&turn);
-                    }
+                for said in texts.into_iter().skip(self.told) {
+                    let command = match self.usermove {
+                        true => format!("usermove {said}"),
+                        false => said,
+                    };
+                    self.send(&command);
                 }
                 self.told = played.len() + 1;
                 let centis = |d: Duration| d.as_millis().div_ceil(10);
@@ -710,13 +694,21 @@ impl Engine {
     }
 }
 
-/// A move of fairy's text as `dialect` writes it, in `position` before it is made.
-fn protocol_text(rules: &Ruleset, position: &Position<'_>, text: &str, dialect: Dialect) -> String {
-    let mut scratch = position.clone();
-    match moves::read(&mut scratch, text) {
-        Ok(turn) => write(rules, &turn, dialect),
-        Err(_) => text.to_string(),
+/// The game's moves, each in fairy's text and legal in turn from the start, as `dialect`
+/// writes them: the game is replayed once.
+fn in_protocol(rules: &Ruleset, played: &[String], dialect: Dialect) -> Vec<String> {
+    let mut replay = Position::start(rules);
+    let mut texts = Vec::new();
+    for text in played {
+        match moves::read(&mut replay, text) {
+            Ok(turn) => {
+                texts.push(write(rules, &turn, dialect));
+                replay.make(&turn);
+            }
+            Err(_) => texts.push(text.clone()),
+        }
     }
+    texts
 }
 
 /// The value of an XBoard feature in `line` (`feature usermove=1 myname="Fairy-Max 5.0b"`).
