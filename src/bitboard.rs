@@ -24,7 +24,8 @@ pub fn words_for(squares: usize) -> usize {
 
 /// A set of squares, one bit per dense square index.
 pub trait Bitboard:
-    Copy
+    'static
+    + Copy
     + Eq
     + std::fmt::Debug
     + BitAnd<Output = Self>

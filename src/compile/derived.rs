@@ -192,16 +192,15 @@ impl Derived {
             )
         });
         let countable = legality != Legality::Reply
-            && !eliminates
             && !counter_limits
             && turns.triggers.is_empty()
             && turns.single_moves_or_drops()
             && kinds.iter().all(|k| k.standing_promotions.is_empty())
             && pieces.converts.is_empty()
-            && pieces.lends.is_empty()
+            // Lent moves are counted from targets only where no move needs judging.
+            && (pieces.lends.is_empty() || legality == Legality::Free)
             && captures.custodian.is_empty()
             && !captures_lose_own
-            && castling.free.is_empty()
             && !turns.forbids.any()
             && pieces.standoffs.is_empty()
             && !board_read_attacks

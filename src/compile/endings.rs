@@ -180,17 +180,25 @@ impl EndCondition {
 
     /// Whether judging the condition needs the legal turns of the player to move.
     pub fn needs_turns(self) -> bool {
+        self.needs_only_stuck()
+            || matches!(
+                self,
+                EndCondition::Immobilized(_)
+                    | EndCondition::Reaches {
+                        goal: Goal::UnlessFollowed,
+                        ..
+                    }
+            )
+    }
+
+    /// Whether the condition looks at the legal turns only to see that there are none.
+    pub fn needs_only_stuck(self) -> bool {
         matches!(
             self,
             EndCondition::Checkmated
                 | EndCondition::Stalemated
                 | EndCondition::NoMoves
                 | EndCondition::NoMovesCounted { .. }
-                | EndCondition::Immobilized(_)
-                | EndCondition::Reaches {
-                    goal: Goal::UnlessFollowed,
-                    ..
-                }
         )
     }
 

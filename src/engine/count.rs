@@ -9,6 +9,7 @@
 //! checks on every ply.
 
 use super::legality::Guard;
+use super::movegen::dedupe;
 use super::position::Position;
 use super::removal::TurnShape;
 use super::steps::Request;
@@ -45,15 +46,9 @@ impl Tally {
 impl Position<'_> {
     /// How many legal turns the player to move has: the length of [`Position::legal_turns`].
     pub fn count_legal(&mut self) -> u64 {
-        let derived = &self.rules.derived;
-        let fast = self.ready.is_none() && self.ep == NO_SQUARE;
-        let counted = match fast {
-            true if derived.countable => at_width!(self.rules, B => self.count_turns::<B>()),
-            true if derived.replies_countable => {
-                at_width!(self.rules, B => self.count_surviving::<B>())
-            }
-            true if derived.ways_countable => Some(self.count_ways()),
-            _ => None,
+        let counted = match self.ready_count.take() {
+            Some((depth, count)) if depth == self.depth() => Some(count),
+            _ => self.count_unbuilt(),
         };
         let early_ends = &self.rules.derived.early_ends;
         let frees = early_ends
@@ -69,6 +64,21 @@ impl Position<'_> {
             },
             Some(n) => n,
             None => self.count_built_turns(),
+        }
+    }
+
+    /// How many legal turns the player to move has, whether or not the game has ended,
+    /// counted without building them; `None` where the position needs them built.
+    pub(super) fn count_unbuilt(&mut self) -> Option<u64> {
+        let derived = &self.rules.derived;
+        let fast = self.ready.is_none() && self.ep == NO_SQUARE;
+        match fast {
+            true if derived.countable => at_width!(self.rules, B => self.count_turns::<B>()),
+            true if derived.replies_countable => {
+                at_width!(self.rules, B => self.count_surviving::<B>())
+            }
+            true if derived.ways_countable => Some(self.count_ways()),
+            _ => None,
         }
     }
 
@@ -223,7 +233,8 @@ impl Position<'_> {
         })
     }
 
-    /// The legal moves of `player`'s pieces of the kinds in `kinds`, castling included.
+    /// The legal moves of `player`'s pieces of the kinds in `kinds`, castling and lent moves
+    /// included.
     fn count_moves<B: Bitboard>(
         &mut self,
         player: usize,
@@ -232,18 +243,49 @@ impl Position<'_> {
         guard: &Guard<B>,
         tally: &mut Tally,
     ) {
+        // A piece with moves lent to it has them built, with its own, and judged.
+        let receivers = match self.rules.pieces.lends.is_empty() {
+            true => B::NONE,
+            false => (self.lent_rules::<B>(player, kinds))
+                .fold(B::NONE, |set, (_, sq, ..)| set | B::bit(sq)),
+        };
+        let free_castlers = self.rules.derived.free_castlers;
         for from in self.kinds_set::<B>(player, kinds).squares() {
             let code = self.board[from as usize];
             match self.count_targets(from, code, player, sides, guard) {
-                Some(counted) => tally.merge(counted),
-                None => self.count_built(player, guard, tally, |position, out| {
-                    position.piece_turns_in(from, code, player, &Turn::EMPTY, sides, out)
+                Some(counted) if !receivers.has(from) => tally.merge(counted),
+                _ => self.count_built(player, guard, tally, |position, out| {
+                    position.piece_turns_in(from, code, player, &Turn::EMPTY, sides, out);
+                    let only_here = |sq| sq == from;
+                    if position.lent_moves(player, kinds, &Turn::EMPTY, sides, out, only_here) {
+                        dedupe(out, 0);
+                    }
                 }),
+            }
+            if free_castlers != 0 {
+                self.count_free_castling(from, code, player, guard, tally);
             }
         }
         if self.castling != 0 {
             self.count_built(player, guard, tally, |position, out| {
                 position.castling_turns(player, kinds, &Turn::EMPTY, out)
+            });
+        }
+    }
+
+    /// The legal castlings without rights of the piece `code` of `player` on `from`.
+    fn count_free_castling<B: Bitboard>(
+        &mut self,
+        from: Sq,
+        code: Code,
+        player: usize,
+        guard: &Guard<B>,
+        tally: &mut Tally,
+    ) {
+        let (kind, _) = self.rules.pieces.split(code);
+        if self.rules.derived.free_castlers & (1 << kind) != 0 {
+            self.count_built(player, guard, tally, |position, out| {
+                position.free_castling(from, kind, player, &Turn::EMPTY, out)
             });
         }
     }

@@ -88,6 +88,14 @@ impl Position<'_> {
     /// Whether `condition` holds for the player to move, generating their legal turns the
     /// first time a condition needs them.
     fn holds_lazily(&mut self, condition: EndCondition, turns: &mut Option<Vec<Turn>>) -> bool {
+        // Where the turns can be counted, having none is found without building them.
+        if condition.needs_only_stuck()
+            && turns.is_none()
+            && let Some(count) = self.count_unbuilt()
+        {
+            self.ready_count = Some((self.depth(), count));
+            return count == 0 && self.holds_when_stuck(condition);
+        }
         if condition.needs_turns() && turns.is_none() {
             let mut list = self.scratch.pop().unwrap_or_default();
             self.generate_legal(&mut list);
@@ -121,6 +129,8 @@ impl Position<'_> {
 
     /// Removes `player` from the game: their pieces leave the board and their hand.
     fn take_out(&mut self, player: usize, rule: usize, by: usize) {
+        // A count made before no longer belongs to the board, nor perhaps to the player to move.
+        self.ready_count = None;
         let pieces =
             at_width!(self.rules, B => self.player_set::<B>(player).squares().collect::<Vec<Sq>>());
         for sq in pieces {

@@ -10,7 +10,7 @@ use crate::compile::turns::DropZone;
 use crate::compile::{Code, DropLimits, EMPTY, Gen, Hop, NO_SQUARE, Promotion, Ruleset, Sq};
 use crate::limits::{MAX_PARTS, MAX_SIDE};
 
-impl Position<'_> {
+impl<'r> Position<'r> {
     /// The first occupied or blocked square within `range` steps along a line from `from`, and
     /// how many steps away it is; [`NO_SQUARE`] if the line ends or runs out of range first.
     fn first_piece(&self, vector: u16, from: Sq, range: u16) -> (Sq, u16) {
@@ -38,6 +38,7 @@ impl Position<'_> {
         out: &mut Vec<Turn>,
     ) {
         let sides = self.sides::<B>(player);
+        let start = out.len();
         for from in self.kinds_set::<B>(player, kinds).squares() {
             let code = self.board[from as usize];
             self.piece_turns_in(from, code, player, base, &sides, out);
@@ -51,12 +52,15 @@ impl Position<'_> {
         }
         self.castling_turns(player, kinds, base, out);
         if !self.rules.pieces.lends.is_empty() {
-            self.lent_moves(player, kinds, base, &sides, out);
+            // Two lenders may lend the same move, or lend a piece a move of its own.
+            if self.lent_moves(player, kinds, base, &sides, out, |_| true) {
+                dedupe(out, start);
+            }
         }
     }
 
     /// Castling without rights from `from`, as the board stands.
-    fn free_castling(
+    pub(super) fn free_castling(
         &self,
         from: Sq,
         kind: usize,
@@ -208,7 +212,6 @@ impl Position<'_> {
         }
     }
 
-    /// Moves lent to `player`'s pieces of the kinds in `kinds` by their neighbours.
     /// The squares of the pieces that lend `turn`'s move to the piece that makes it, when the
     /// piece could not make it by its own rules; empty for a move of its own (or no move).
     pub fn lenders_of(&self, turn: &Turn) -> Vec<Sq> {
@@ -233,70 +236,82 @@ impl Position<'_> {
         if makes(&own) {
             return Vec::new();
         }
-        let rules = self.rules;
         let moving = Moving {
             player,
             base: &Turn::EMPTY,
             from: main.from,
             code,
         };
-        (0..self.board.len() as Sq)
-            .filter(|&lender| {
-                let lends = rules.pieces.lends.get(self.board[lender as usize] as usize);
-                lends.into_iter().flatten().any(|lend| {
-                    let mut lent = Vec::new();
-                    if rules.geometry.step(lend.offset, lender) == main.from {
-                        for rule in &lend.moves[player] {
-                            self.rule_turns(rule, &moving, &sides, &mut lent);
-                        }
-                    }
-                    makes(&lent)
-                })
+        let mut lenders: Vec<Sq> = (self.lent_rules::<B>(player, self.rules.pieces.all()))
+            .filter(|&(_, receiver, ..)| receiver == main.from)
+            .filter(|&(.., rule)| {
+                let mut lent = Vec::new();
+                self.rule_turns(rule, &moving, &sides, &mut lent);
+                makes(&lent)
             })
-            .collect()
+            .map(|(lender, ..)| lender)
+            .collect();
+        lenders.dedup();
+        lenders
     }
 
-    fn lent_moves<B: Bitboard>(
+    /// Moves lent to `player`'s pieces of the kinds in `kinds` by their neighbours, to those
+    /// on the squares that `receives`, after `base`; whether there were any.
+    pub(super) fn lent_moves<B: Bitboard>(
         &self,
         player: usize,
         kinds: u64,
         base: &Turn,
         sides: &Sides<B>,
         out: &mut Vec<Turn>,
-    ) {
-        let rules = self.rules;
-        for lender in 0..self.board.len() as Sq {
-            let code = self.board[lender as usize];
-            let Some(lends) = rules
-                .pieces
-                .lends
-                .get(code as usize)
-                .filter(|l| !l.is_empty())
-            else {
-                continue;
+        receives: impl Fn(Sq) -> bool,
+    ) -> bool {
+        let start = out.len();
+        let lent = self.lent_rules::<B>(player, kinds);
+        for (_, from, code, rule) in lent.filter(|&(_, sq, ..)| receives(sq)) {
+            let moving = Moving {
+                player,
+                base,
+                from,
+                code,
             };
-            for lend in lends {
-                let to = rules.geometry.step(lend.offset, lender);
-                if to == NO_SQUARE {
-                    continue;
-                }
-                let receiver = self.board[to as usize];
-                match self.piece(receiver) {
-                    Some((kind, owner)) if owner == player && kinds & (1 << kind) != 0 => {
-                        let moving = Moving {
-                            player,
-                            base,
-                            from: to,
-                            code: receiver,
-                        };
-                        for rule in &lend.moves[player] {
-                            self.rule_turns(rule, &moving, sides, out);
-                        }
-                    }
-                    _ => {}
-                }
-            }
+            self.rule_turns(rule, &moving, sides, out);
         }
+        out.len() > start
+    }
+
+    /// The rules lent to `player`'s pieces of the kinds in `kinds` as the board stands: the
+    /// square of the lender, the square of the piece they are lent to and its code, and the
+    /// rule.
+    pub(super) fn lent_rules<B: Bitboard>(
+        &self,
+        player: usize,
+        kinds: u64,
+    ) -> impl Iterator<Item = (Sq, Sq, Code, &'r Gen)> + '_ {
+        let rules = self.rules;
+        let lenders = (rules.pieces.lends.iter().enumerate())
+            .filter(|(_, lends)| !lends.is_empty())
+            .fold(B::NONE, |set, (code, _)| {
+                set | self.code_set::<B>(code as Code)
+            });
+        let lends_on = |lender: Sq| {
+            let lends = &rules.pieces.lends[self.board[lender as usize] as usize];
+            lends.iter().map(move |lend| (lender, lend))
+        };
+        lenders
+            .squares()
+            .flat_map(lends_on)
+            .filter_map(move |(lender, lend)| {
+                let to = rules.geometry.step(lend.offset, lender);
+                let receiver = *self.board.get(to as usize)?;
+                let (kind, owner) = self.piece(receiver)?;
+                (owner == player && kinds & (1 << kind) != 0).then(|| {
+                    lend.moves[player]
+                        .iter()
+                        .map(move |rule| (lender, to, receiver, rule))
+                })
+            })
+            .flatten()
     }
 
     fn push_move(
@@ -743,7 +758,7 @@ const COMPARED_TURNS: usize = 16;
 
 /// Removes turns from `start` on that repeat an earlier one part for part; a repeat that opens
 /// a square to en passant passes that on.
-fn dedupe(out: &mut Vec<Turn>, start: usize) {
+pub(super) fn dedupe(out: &mut Vec<Turn>, start: usize) {
     match out.len() - start > COMPARED_TURNS {
         true => dedupe_sorted(out, start),
         false => dedupe_compared(out, start),

@@ -132,12 +132,10 @@ impl<'r> Position<'r> {
 
     /// Whether a condition about the player to move holds.
     fn holds_for_mover(&mut self, condition: EndCondition, turns: &[Turn]) -> bool {
-        let stuck = turns.is_empty();
         match condition {
-            EndCondition::Checkmated => stuck && self.in_check(),
-            EndCondition::Stalemated => stuck && !self.in_check(),
-            EndCondition::NoMoves => stuck,
-            EndCondition::NoMovesCounted { fewer } => stuck && self.outnumbered(fewer),
+            _ if condition.needs_only_stuck() => {
+                turns.is_empty() && self.holds_when_stuck(condition)
+            }
             EndCondition::Extinct => self.has_no_pieces(self.to_move),
             EndCondition::RoyalCaptured => !self.has_royal(self.to_move),
             EndCondition::Repeated(n) => self.occurrences() >= n,
@@ -152,6 +150,17 @@ impl<'r> Position<'r> {
             EndCondition::Standoff => self.passes > 0 && self.in_standoff(self.to_move),
             EndCondition::Quiet { plies, .. } => self.halfmove >= plies,
             EndCondition::Immobilized(kinds) => self.immobilized(kinds, turns),
+            _ => false,
+        }
+    }
+
+    /// Whether a condition about having no turn holds for the player to move, who has none.
+    pub(super) fn holds_when_stuck(&self, condition: EndCondition) -> bool {
+        match condition {
+            EndCondition::Checkmated => self.in_check(),
+            EndCondition::Stalemated => !self.in_check(),
+            EndCondition::NoMoves => true,
+            EndCondition::NoMovesCounted { fewer } => self.outnumbered(fewer),
             _ => false,
         }
     }

@@ -106,6 +106,9 @@ pub struct Position<'r> {
     /// The legal turns of the player to move, when the start of the turn already generated
     /// them, with the depth of made turns they belong to.
     pub(super) ready: Option<(usize, Vec<Turn>)>,
+    /// How many legal turns the player to move has, when the start of the turn already
+    /// counted them, with the depth of made turns the count belongs to.
+    pub(super) ready_count: Option<(usize, u64)>,
     /// Whether each square is an open gate (kept when a turn may gate).
     pub(super) gates: Vec<bool>,
     /// Whether some position's turns were cut short at [`MAX_TURNS`](crate::limits::MAX_TURNS):
@@ -154,6 +157,7 @@ impl<'r> Position<'r> {
             journal: Vec::with_capacity(256),
             scratch: Vec::new(),
             ready: None,
+            ready_count: None,
             gates: vec![false; if rules.derived.gates { squares } else { 0 }],
             turns_overflowed: false,
             deadline: None,
@@ -887,6 +891,7 @@ impl<'r> Position<'r> {
     /// Drops the turns the start of the turn generated, once the position changes.
     #[inline]
     pub(super) fn forget_ready(&mut self) {
+        self.ready_count = None;
         if let Some((_, list)) = self.ready.take() {
             self.scratch.push(list);
         }

@@ -162,9 +162,6 @@ impl<'r> Position<'r> {
 
     /// Keeps the turns of `out` that the legality rules allow.
     fn keep_lawful(&mut self, request: Request, out: &mut Vec<Turn>) {
-        if !self.rules.pieces.lends.is_empty() {
-            merge_identical(out);
-        }
         match self.rules.derived.standoff_kinds != 0 && self.in_standoff(request.player) {
             true => self.keep_standoff_answers(request.player, out),
             false => self.keep_legal(request.player, out),
@@ -520,11 +517,4 @@ fn on_square(kind: PartKind, sq: Sq) -> Part {
         from: sq,
         to: sq,
     }
-}
-
-/// Keeps one of each group of turns made of the same parts: two lenders lending the same move,
-/// or a lent move equal to the piece's own, are one turn.
-fn merge_identical(out: &mut Vec<Turn>) {
-    out.sort_unstable_by(|a, b| a.parts().cmp(b.parts()));
-    out.dedup_by(|a, b| a.parts() == b.parts());
 }

@@ -243,12 +243,13 @@ fn royal_name(position: &Position<'_>, turn: &Turn, sq: Sq) -> String {
 fn by_whom(position: &Position<'_>, reply: &Turn) -> String {
     let main = reply.main();
     let moved = matches!(main.kind, PartKind::Move | PartKind::Promote);
-    match piece_name(position.rules(), position.board()[main.from as usize]) {
-        Some(name) if moved => format!(
+    let on_board = moved.then(|| position.board()[main.from as usize]);
+    match on_board.and_then(|code| piece_name(position.rules(), code)) {
+        Some(name) => format!(
             " (the {name} on {})",
             position.rules().geometry.name(main.from)
         ),
-        _ => String::new(),
+        None => String::new(),
     }
 }
 
