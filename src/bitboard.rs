@@ -44,10 +44,8 @@ pub trait Bitboard:
     fn bit(sq: u16) -> Self;
     /// A set read from its stored words (at least `WORDS` of them).
     fn load(words: &[u64]) -> Self;
-    /// The set of the squares of `word` (the first 64).
-    fn from_word(word: u64) -> Self;
-    /// The first 64 squares of the set.
-    fn word(self) -> u64;
+    /// The first 128 squares of the set, 64 a word.
+    fn two_words(self) -> [u64; 2];
     /// The lowest square of a set that is not empty.
     fn lowest(self) -> u16;
     /// The highest square of a set that is not empty.
@@ -111,12 +109,8 @@ macro_rules! integer_bitboard {
                 $load(words)
             }
             #[inline]
-            fn from_word(word: u64) -> Self {
-                word as Self
-            }
-            #[inline]
-            fn word(self) -> u64 {
-                self as u64
+            fn two_words(self) -> [u64; 2] {
+                [self as u64, (self as u128 >> 64) as u64]
             }
             #[inline]
             fn lowest(self) -> u16 {
@@ -159,14 +153,8 @@ impl Bitboard for Wide {
         Wide(out)
     }
     #[inline]
-    fn from_word(word: u64) -> Self {
-        let mut words = [0; MAX_WORDS];
-        words[0] = word;
-        Wide(words)
-    }
-    #[inline]
-    fn word(self) -> u64 {
-        self.0[0]
+    fn two_words(self) -> [u64; 2] {
+        [self.0[0], self.0[1]]
     }
     fn lowest(self) -> u16 {
         let word = self.0.iter().position(|&w| w != 0).unwrap_or(0);

@@ -198,10 +198,10 @@ impl BitTables {
     }
 
     /// The squares the lines of slide set `set` reach from `from` with `occupied` standing in
-    /// the way. Slide sets exist only on boards of one word.
+    /// the way. Slide sets exist only on boards of up to two words.
     #[inline]
     pub fn slide_set<B: Bitboard>(&self, set: u16, from: Sq, occupied: B) -> B {
-        B::from_word(self.slides.reach(set, from, occupied.word()))
+        self.slides.reach(set, from, occupied)
     }
 
     /// Fills in the squares from which each trigger's pieces might enter its zone, for each

@@ -3,20 +3,22 @@
 //! gathered by the processor's PEXT instruction). A rook's four rides cost one lookup instead
 //! of four walks to the first blocker.
 //!
-//! Built only where the board fits one word and the processor gathers bits fast; elsewhere the
-//! lines stay rides, read one by one, and nothing changes but speed.
+//! Built only where the board fits two words (128 squares: a two-word board gathers each word
+//! and joins the halves) and the processor gathers bits fast; elsewhere the lines stay rides,
+//! read one by one, and nothing changes but speed.
 
 #[cfg(test)]
 use super::geometry::UNLIMITED;
 use super::geometry::{Geometry, Sq};
+use crate::bitboard::Bitboard;
 
 /// A set whose lines cover more squares than this from some square is split: the table holds
 /// `2^bits` entries per square.
 const MAX_BITS: u32 = 12;
 
-/// At most this many entries (16 MB) for all the tables of one ruleset: past it, lines stay
+/// At most this many words (16 MB) for all the tables of one ruleset: past it, lines stay
 /// rides, so that a file with many kinds of rides costs time, not memory.
-const MAX_ENTRIES: usize = 1 << 21;
+const MAX_WORDS: usize = 1 << 21;
 
 /// Every slide set of a ruleset, their tables end to end.
 #[derive(Clone, Debug, Default)]
@@ -24,26 +26,40 @@ pub struct SlideSets {
     /// The lines of each set, sorted.
     lines: Vec<Vec<u16>>,
     squares: usize,
-    /// Row `set * squares + sq`: the squares whose pieces can stop the set's lines from `sq`
-    /// (a line's last square never stops it), and where its entries start in `reach`.
-    masks: Vec<(u64, u32)>,
+    /// Words per entry of `reach`: one on boards of up to 64 squares, else two.
+    words: usize,
+    /// Row `set * squares + sq`: the squares whose pieces can stop the set's lines from `sq`.
+    masks: Vec<Mask>,
     /// Per set and square, for each arrangement of pieces under the mask in the order PEXT
-    /// numbers them: the squares the lines reach, the first piece on each included.
+    /// numbers them: the squares the lines reach, the first piece on each included, in
+    /// `words` words.
     reach: Vec<u64>,
 }
 
+/// The squares whose pieces can stop a set's lines from a square (a line's last square never
+/// stops it), a word at a time, and where its entries start.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mask {
+    low: u64,
+    high: u64,
+    /// How many squares of `low` there are: where the gathered bits of `high` go.
+    low_bits: u32,
+    start: u32,
+}
+
 impl SlideSets {
-    /// Empty sets for a board of `squares` squares: none are made unless the board fits one
-    /// word and the processor gathers bits fast.
+    /// Empty sets for a board of `squares` squares: none are made unless the board fits two
+    /// words and the processor gathers bits fast.
     pub fn new(squares: usize) -> Self {
         SlideSets {
             squares,
+            words: squares.div_ceil(64),
             ..SlideSets::default()
         }
     }
 
     fn enabled(&self) -> bool {
-        self.squares <= 64 && fast_gather()
+        self.squares <= 128 && fast_gather()
     }
 
     /// Splits `lines` into sets of lines read together, where each set is worth a table (two
@@ -85,7 +101,7 @@ impl SlideSets {
         let crossed = |line: u16, from: usize| &walks[line as usize * self.squares + from][..];
         (0..self.squares)
             .map(|from| lines().fold(0, |m, l| m | stoppers(crossed(l, from))))
-            .map(u64::count_ones)
+            .map(u128::count_ones)
             .max()
             .unwrap_or(0)
     }
@@ -99,25 +115,32 @@ impl SlideSets {
             return Some(set as u16);
         }
         let crossed = |line: u16, from: usize| &walks[line as usize * self.squares + from][..];
-        let masks: Vec<u64> = (0..self.squares)
+        let masks: Vec<u128> = (0..self.squares)
             .map(|from| (lines.iter()).fold(0, |m, &line| m | stoppers(crossed(line, from))))
             .collect();
         let entries: usize = masks.iter().map(|mask| 1 << mask.count_ones()).sum();
-        if lines.len() < 2 || self.reach.len() + entries > MAX_ENTRIES {
+        if lines.len() < 2 || self.reach.len() + entries * self.words > MAX_WORDS {
             return None;
         }
-        self.reach.reserve(entries);
+        self.reach.reserve(entries * self.words);
         for (from, mask) in masks.into_iter().enumerate() {
-            let rays: Vec<(u64, bool)> = (lines.iter())
+            let rays: Vec<(u128, bool)> = (lines.iter())
                 .map(|&line| (squares_in(crossed(line, from)), rising(geometry, line)))
                 .collect();
-            self.masks.push((mask, self.reach.len() as u32));
+            let low = mask as u64;
+            self.masks.push(Mask {
+                low,
+                high: (mask >> 64) as u64,
+                low_bits: low.count_ones(),
+                start: (self.reach.len() / self.words) as u32,
+            });
             // Counting up through the subsets of the mask (the carry-rippler walk) lists them
-            // in the order PEXT numbers them.
-            let mut pieces = 0u64;
+            // in the order PEXT numbers them, the low word's bits first.
+            let mut pieces = 0u128;
             loop {
                 let reach = (rays.iter()).fold(0, |r, &(ray, up)| r | ray_reach(ray, up, pieces));
-                self.reach.push(reach);
+                self.reach
+                    .extend([reach as u64, (reach >> 64) as u64].iter().take(self.words));
                 pieces = pieces.wrapping_sub(mask) & mask;
                 if pieces == 0 {
                     break;
@@ -128,11 +151,17 @@ impl SlideSets {
         Some((self.lines.len() - 1) as u16)
     }
 
-    /// The squares the lines of `set` reach from `from` with `occupied` standing in the way.
+    /// The squares the lines of `set` reach from `from` with `occupied` standing in the way,
+    /// on a board of `B`'s width.
     #[inline]
-    pub fn reach(&self, set: u16, from: Sq, occupied: u64) -> u64 {
-        let (mask, start) = self.masks[set as usize * self.squares + from as usize];
-        self.reach[start as usize + gather(occupied, mask) as usize]
+    pub fn reach<B: Bitboard>(&self, set: u16, from: Sq, occupied: B) -> B {
+        let mask = self.masks[set as usize * self.squares + from as usize];
+        let [low, high] = occupied.two_words();
+        let index = match B::WORDS {
+            1 => gather(low, mask.low),
+            _ => gather(low, mask.low) | gather(high, mask.high) << mask.low_bits,
+        };
+        B::load(&self.reach[(mask.start as usize + index as usize) * B::WORDS..])
     }
 }
 
@@ -150,13 +179,13 @@ fn axis_order(geometry: &Geometry, line: u16) -> (u8, i32, i32, i32, u16) {
 }
 
 /// The squares of a line from a square whose pieces can stop it: all but its last.
-fn stoppers(crossed: &[Sq]) -> u64 {
+fn stoppers(crossed: &[Sq]) -> u128 {
     crossed
         .split_last()
         .map_or(0, |(_, before)| squares_in(before))
 }
 
-fn squares_in(squares: &[Sq]) -> u64 {
+fn squares_in(squares: &[Sq]) -> u128 {
     squares.iter().fold(0, |set, &sq| set | 1 << sq)
 }
 
@@ -167,7 +196,7 @@ fn rising(geometry: &Geometry, line: u16) -> bool {
 
 /// The squares of `ray` up to the first piece of `pieces` on it, that one included; `up` if
 /// the ray's square numbers climb from its start.
-fn ray_reach(ray: u64, up: bool, pieces: u64) -> u64 {
+fn ray_reach(ray: u128, up: bool, pieces: u128) -> u128 {
     let blockers = ray & pieces;
     match (blockers, up) {
         (0, _) => ray,
@@ -176,7 +205,7 @@ fn ray_reach(ray: u64, up: bool, pieces: u64) -> u64 {
                 .wrapping_shl(1)
                 .wrapping_sub(1)
         }
-        (_, false) => ray & !((1u64 << (63 - blockers.leading_zeros())) - 1),
+        (_, false) => ray & !((1u128 << (127 - blockers.leading_zeros())) - 1),
     }
 }
 
@@ -239,12 +268,16 @@ mod tests {
     use crate::check::BoardShape;
     use crate::random::Random;
 
-    /// Every lookup of every set agrees with walking the set's lines square by square, on a
-    /// board with holes, for riders of every kind: orthogonal, diagonal, limited, oblique.
+    /// Every lookup of every set agrees with walking the set's lines square by square, on
+    /// boards with holes of one word and of two, for riders of every kind: orthogonal,
+    /// diagonal, limited, oblique.
     #[test]
     fn a_lookup_reads_what_walking_the_lines_finds() {
-        let (width, height) = (9, 7);
-        let holes = [(0, 0), (4, 3), (8, 6)];
+        lookups_agree_with_walks::<u64>(9, 7, &[(0, 0), (4, 3), (8, 6)]);
+        lookups_agree_with_walks::<u128>(11, 11, &[(0, 0), (5, 5), (10, 3), (2, 9)]);
+    }
+
+    fn lookups_agree_with_walks<B: Bitboard>(width: u32, height: u32, holes: &[(u32, u32)]) {
         let exists = (0..height)
             .flat_map(|rank| (0..width).map(move |file| !holes.contains(&(file, rank))))
             .collect();
@@ -277,21 +310,25 @@ mod tests {
         let mut sets = SlideSets::new(squares);
         let (made, left) = sets.group(&geometry, &walks, &lines);
         assert!(!fast_gather() || made.len() >= 2, "{made:?} {left:?}");
+        let on_board = (1u128 << squares) - 1;
         let mut random = Random::new(7);
         for set in made {
             for from in 0..squares {
                 for _ in 0..200 {
-                    let pieces = random.next_u64() & ((1 << squares) - 1);
+                    let pieces = (u128::from(random.next_u64()) << 64
+                        | u128::from(random.next_u64()))
+                        & on_board;
                     let walked = (sets.lines[set as usize].iter())
                         .map(|&line| &walks[line as usize * squares + from])
                         .fold(0, |reach, crossed| reach | walk(crossed, pieces));
-                    assert_eq!(sets.reach(set, from as Sq, pieces), walked);
+                    let as_set = |set: u128| B::load(&[set as u64, (set >> 64) as u64]);
+                    assert_eq!(sets.reach(set, from as Sq, as_set(pieces)), as_set(walked));
                 }
             }
         }
     }
 
-    fn walk(crossed: &[Sq], pieces: u64) -> u64 {
+    fn walk(crossed: &[Sq], pieces: u128) -> u128 {
         let mut reach = 0;
         for &sq in crossed {
             reach |= 1 << sq;

@@ -31,8 +31,8 @@ impl Position<'_> {
             }
         }
         let slides = &bits.slide_attacks[attacker];
-        // Slide sets are made only for boards of one word.
-        for &(set, kinds) in slides.sets.iter().filter(|_| B::WORDS == 1) {
+        // Slide sets are made only for boards of up to two words.
+        for &(set, kinds) in slides.sets.iter().filter(|_| B::WORDS <= 2) {
             let sliders = self.kinds_set::<B>(attacker, kinds) & standing;
             if sliders.any() && (bits.slide_set(set, sq, occupied) & sliders).any() {
                 return true;

@@ -351,8 +351,8 @@ impl Position<'_> {
                 enemies |= reach & sides.enemies;
             }
         };
-        // Slide sets are made only for boards of one word.
-        if B::WORDS == 1 {
+        // Slide sets are made only for boards of up to two words.
+        if B::WORDS <= 2 {
             for &(set, mode) in &sorted.slide_sets {
                 reached(bits.slide_set::<B>(set, from, sides.occupied), mode);
             }
