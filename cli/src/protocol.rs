@@ -2,10 +2,11 @@
 //! that runs on a thread of its own while commands are read, and how long to think on a clock.
 
 use super::{Reported, complain, load_rules};
+use fairy::ai::search::plies_to_result;
 use fairy::ai::search::{Choice, Limits, Searcher};
 use fairy::compile::Ruleset;
 use fairy::engine::Position;
-use fairy::notation::protocol::unspeakable;
+use fairy::notation::protocol::{Dialect, unspeakable, write};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -193,4 +194,21 @@ impl Clock {
 pub fn deadline_after(start: Instant, think: Duration) -> Instant {
     let margin = (think / 20).min(Duration::from_millis(5));
     start + think.saturating_sub(margin)
+}
+
+/// A search's expected line, its moves in the protocol's text, separated by spaces.
+pub fn line_text(rules: &Ruleset, choice: &Choice, dialect: Dialect) -> String {
+    let moves: Vec<String> = (choice.line.iter())
+        .map(|turn| write(rules, turn, dialect))
+        .collect();
+    moves.join(" ")
+}
+
+/// The moves to the mate a score promises, negative when the player to move is mated; `None`
+/// for a score that promises no mate.
+pub fn mate_in(score: i32) -> Option<i32> {
+    plies_to_result(score).map(|plies| match plies > 0 {
+        true => (plies + 1) / 2,
+        false => -((-plies + 1) / 2),
+    })
 }

@@ -5,10 +5,11 @@
 
 use super::protocol::{
     self, Clock, DEFAULT_HASH_MB, Ending, MAX_HASH_MB, Thinking, Variant, deadline_after,
+    line_text, mate_in,
 };
 use super::{Reported, emit};
 use clap::Args;
-use fairy::ai::search::{Choice, Limits, Searcher, plies_to_result};
+use fairy::ai::search::{Choice, Limits, Searcher};
 use fairy::compile::Ruleset;
 use fairy::engine::Position;
 use fairy::engine::perft::Perft;
@@ -318,20 +319,17 @@ impl Go {
 fn info(rules: &Ruleset, choice: &Choice, start: Instant) -> String {
     let elapsed = start.elapsed();
     let nps = (choice.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
-    let score = match plies_to_result(choice.score) {
-        Some(plies) if plies > 0 => format!("mate {}", (plies + 1) / 2),
-        Some(plies) => format!("mate -{}", (-plies + 1) / 2),
+    let score = match mate_in(choice.score) {
+        Some(moves) if moves > 0 => format!("mate {moves}"),
+        Some(moves) => format!("mate -{}", -moves),
         None => format!("cp {}", choice.score),
     };
-    let line: Vec<String> = (choice.line.iter())
-        .map(|turn| write(rules, turn, Dialect::Uci))
-        .collect();
     format!(
         "info depth {} score {score} nodes {} nps {nps} time {} pv {}\n",
         choice.depth,
         choice.nodes,
         elapsed.as_millis(),
-        line.join(" ")
+        line_text(rules, choice, Dialect::Uci)
     )
 }
 

@@ -5,10 +5,11 @@
 
 use super::protocol::{
     self, Clock, DEFAULT_HASH_MB, Ending as Answer, MAX_HASH_MB, Thinking, Variant, deadline_after,
+    line_text, mate_in,
 };
 use super::{Reported, emit};
 use clap::Args;
-use fairy::ai::search::{Choice, Limits, Searcher, plies_to_result};
+use fairy::ai::search::{Choice, Limits, Searcher};
 use fairy::compile::Ruleset;
 use fairy::engine::Position;
 use fairy::engine::outcome::Ending;
@@ -440,20 +441,17 @@ fn parse_base(text: &str) -> Option<Duration> {
 /// A line of thinking output: ply, score (centipawns; mates as 100000 + moves), time in
 /// centiseconds, nodes, and the line expected.
 fn thinking_line(rules: &Ruleset, choice: &Choice, start: Instant) -> String {
-    let score = match plies_to_result(choice.score) {
-        Some(plies) if plies > 0 => 100_000 + (plies + 1) / 2,
-        Some(plies) => -100_000 - (-plies + 1) / 2,
+    let score = match mate_in(choice.score) {
+        Some(moves) if moves > 0 => 100_000 + moves,
+        Some(moves) => -100_000 + moves,
         None => choice.score,
     };
-    let line: Vec<String> = (choice.line.iter())
-        .map(|turn| write(rules, turn, Dialect::Xboard))
-        .collect();
     format!(
         "{} {score} {} {} {}\n",
         choice.depth,
         start.elapsed().as_millis() / 10,
         choice.nodes,
-        line.join(" ")
+        line_text(rules, choice, Dialect::Xboard)
     )
 }
 

@@ -80,6 +80,15 @@ impl Engine {
             .expect("a line")
     }
 
+    /// Checks that no best move comes within `wait`: the engine is still searching.
+    fn no_bestmove_for(&mut self, wait: Duration) {
+        let early = self.quiet_for(wait);
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestmove")),
+            "{early:?}"
+        );
+    }
+
     /// Whatever comes within `wait`, without blocking longer.
     fn quiet_for(&mut self, wait: Duration) -> Vec<String> {
         let deadline = Instant::now() + wait;
@@ -276,11 +285,7 @@ fn uci_go_infinite_waits_for_stop() {
     let mut engine = Engine::start(&["uci", "rules/chess.rules"]);
     engine.send("position startpos");
     engine.send("go infinite");
-    let early = engine.quiet_for(Duration::from_millis(300));
-    assert!(
-        !early.iter().any(|l| l.starts_with("bestmove")),
-        "{early:?}"
-    );
+    engine.no_bestmove_for(Duration::from_millis(300));
     engine.send("isready");
     engine.line("readyok");
     engine.send("stop");
@@ -560,11 +565,7 @@ fn uci_takes_the_rest_of_its_commands() {
     engine.line("bestmove");
     // Pondering is searched like `go infinite`; `ponderhit` answers at once.
     engine.send("go ponder");
-    let early = engine.quiet_for(Duration::from_millis(200));
-    assert!(
-        !early.iter().any(|l| l.starts_with("bestmove")),
-        "{early:?}"
-    );
+    engine.no_bestmove_for(Duration::from_millis(200));
     engine.send("ponderhit");
     engine.line("bestmove");
     engine.send("d");

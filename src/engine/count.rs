@@ -252,9 +252,13 @@ impl Position<'_> {
         let free_castlers = self.rules.derived.free_castlers;
         for from in self.kinds_set::<B>(player, kinds).squares() {
             let code = self.board[from as usize];
-            match self.count_targets(from, code, player, sides, guard) {
-                Some(counted) if !receivers.has(from) => tally.merge(counted),
-                _ => self.count_built(player, guard, tally, |position, out| {
+            let counted = match receivers.has(from) {
+                true => None,
+                false => self.count_targets(from, code, player, sides, guard),
+            };
+            match counted {
+                Some(counted) => tally.merge(counted),
+                None => self.count_built(player, guard, tally, |position, out| {
                     position.piece_turns_in(from, code, player, &Turn::EMPTY, sides, out);
                     let only_here = |sq| sq == from;
                     if position.lent_moves(player, kinds, &Turn::EMPTY, sides, out, only_here) {
