@@ -68,6 +68,12 @@ pub trait Bitboard:
         (self & Self::bit(sq)).any()
     }
 
+    /// The set less its lowest square.
+    #[inline]
+    fn without_lowest(self) -> Self {
+        self ^ Self::bit(self.lowest())
+    }
+
     /// The squares of the set, lowest first.
     #[inline]
     fn squares(self) -> Squares<Self> {
@@ -88,7 +94,7 @@ impl<B: Bitboard> Iterator for Squares<B> {
             return None;
         }
         let sq = self.0.lowest();
-        self.0 ^= B::bit(sq);
+        self.0 = self.0.without_lowest();
         Some(sq)
     }
 }
@@ -123,6 +129,16 @@ macro_rules! integer_bitboard {
             #[inline]
             fn count(self) -> u32 {
                 self.count_ones()
+            }
+            // Shifting the set rather than a bit, and clearing the lowest bit by arithmetic,
+            // spare a two-word integer the shift of a one-bit mask.
+            #[inline]
+            fn has(self, sq: u16) -> bool {
+                (self >> sq) & 1 != 0
+            }
+            #[inline]
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
             }
         }
     };
@@ -230,7 +246,8 @@ impl Masks {
     /// The set of row `row`.
     #[inline]
     pub fn get<B: Bitboard>(&self, row: usize) -> B {
-        B::load(&self.words[row * self.stride..])
+        let start = row * self.stride;
+        B::load(&self.words[start..start + B::WORDS])
     }
 
     /// Adds or removes `sq` in row `row`.

@@ -25,6 +25,11 @@ pub struct BitTables {
     files: Masks,
     /// Row `sq`: the squares next to `sq`.
     neighbours: Masks,
+    /// Row `sq`, where every rule is a step of at most `step_reach` squares (else none): the
+    /// squares from which a piece may move onto `sq`, and those from which it may move onto
+    /// `sq` or next to it.
+    within_reach: Masks,
+    next_to_reach: Masks,
     /// Row `block * squares + sq`: the squares from which the code of `block` attacks `sq` by
     /// a leap that passes no square.
     leap_sources: Masks,
@@ -36,6 +41,9 @@ pub struct BitTables {
     /// code of `block` reach from `sq`, for the rules of each [`Mode`], gathered so that a
     /// knight's or a king's targets are one lookup.
     steps: Masks,
+    /// Rows `row + 2 * sq` and the one after, for a [`LameStep`]: the square it lands on from
+    /// `sq` (none if a square it passes is off the board), and the squares it passes.
+    lame_steps: Masks,
     /// Per piece code: its program sorted for counting targets.
     pub sorted: Vec<SortedProgram>,
     /// The lines read together with one lookup.
@@ -67,12 +75,68 @@ pub struct SortedProgram {
     pub slide_sets: Vec<(u16, Mode)>,
     /// The line and mode of each other plain ride.
     pub rides: Vec<(u16, Mode)>,
+    /// The one-step rules that pass squares (a pawn's double step), each read with
+    /// [`BitTables::lame_step`].
+    pub lame_steps: Vec<LameStep>,
     /// The indices of the other rules in the program.
     pub others: Vec<u16>,
 }
 
+/// A one-step rule that passes squares, perhaps only from a zone: its target and the squares it
+/// passes are looked up, so that counting tests one set against the board.
+#[derive(Clone, Copy, Debug)]
+pub struct LameStep {
+    /// Its first row in the table of lame steps.
+    pub row: u32,
+    pub mode: Mode,
+    pub from_zone: Option<u16>,
+}
+
+/// The tables of [`BitTables::within_reach`] and [`BitTables::next_to_reach`]: each square's
+/// neighbourhood `step_reach` steps deep, and one step deeper; empty tables where some rule
+/// reaches further than steps do.
+fn reach_tables(geometry: &Geometry, step_reach: Option<u32>, stride: usize) -> (Masks, Masks) {
+    let (mut within, mut next_to) = (Masks::new(stride, 0), Masks::new(stride, 0));
+    let Some(reach) = step_reach else {
+        return (within, next_to);
+    };
+    let squares = geometry.squares();
+    let grow = |near: Vec<bool>| -> Vec<bool> {
+        let mut grown = near.clone();
+        for sq in (0..squares).filter(|&sq| near[sq]) {
+            for &v in &geometry.neighbours {
+                match geometry.step(v, sq as Sq) {
+                    NO_SQUARE => {}
+                    s => grown[s as usize] = true,
+                }
+            }
+        }
+        grown
+    };
+    let set = |near: Vec<bool>| (0..squares as Sq).filter(move |&s| near[s as usize]);
+    for sq in 0..squares {
+        let mut near = vec![false; squares];
+        near[sq] = true;
+        let near = (0..reach).fold(near, |near, _| grow(near));
+        next_to.push(set(grow(near.clone())));
+        within.push(set(near));
+    }
+    (within, next_to)
+}
+
 fn plain_step(rule: &Gen) -> bool {
     rule.one_step() && rule.unconditional()
+}
+
+/// A one-step rule that passes squares, applying from everywhere or from a zone, every time,
+/// wherever it lands.
+fn lame_step(rule: &Gen) -> bool {
+    rule.range == 1
+        && rule.hop == super::Hop::No
+        && !rule.anywhere
+        && !rule.path.is_empty()
+        && !rule.first
+        && !rule.limits_targets()
 }
 
 fn plain_ride(rule: &Gen) -> bool {
@@ -107,6 +171,7 @@ impl BitTables {
             let next = geometry.neighbours.iter().map(|&v| geometry.step(v, sq));
             neighbours.push(next.filter(|&s| s != NO_SQUARE));
         }
+        let (within_reach, next_to_reach) = reach_tables(geometry, pieces.step_reach, stride);
         let mut tables = BitTables {
             squares,
             lines,
@@ -116,10 +181,13 @@ impl BitTables {
             board,
             files,
             neighbours,
+            within_reach,
+            next_to_reach,
             leap_sources: Masks::new(stride, 0),
             leapers: Vec::new(),
             lame_leaps: Vec::new(),
             steps: Masks::new(stride, 0),
+            lame_steps: Masks::new(stride, 0),
             sorted: Vec::new(),
             slides: SlideSets::new(squares),
             slide_attacks: Vec::new(),
@@ -148,8 +216,15 @@ impl BitTables {
     ) -> SortedProgram {
         let mut sorted = SortedProgram {
             steps: self.add_steps(geometry, program),
+            lame_steps: (program.iter())
+                .filter(|rule| lame_step(rule))
+                .map(|rule| self.add_lame_step(geometry, rule))
+                .collect(),
             others: (0..program.len() as u16)
-                .filter(|&i| !plain_step(&program[i as usize]) && !plain_ride(&program[i as usize]))
+                .filter(|&i| {
+                    let rule = &program[i as usize];
+                    !plain_step(rule) && !plain_ride(rule) && !lame_step(rule)
+                })
                 .collect(),
             ..SortedProgram::default()
         };
@@ -162,6 +237,34 @@ impl BitTables {
             self.group_lines(geometry, walks, &lines, mode, sets, single);
         }
         sorted
+    }
+
+    /// Adds the rows of a lame step.
+    fn add_lame_step(&mut self, geometry: &Geometry, rule: &Gen) -> LameStep {
+        let row = self.lame_steps.rows() as u32;
+        for from in 0..self.squares as Sq {
+            let passed: Vec<Sq> = rule.path.iter().map(|&v| geometry.step(v, from)).collect();
+            let target = match passed.contains(&NO_SQUARE) {
+                true => NO_SQUARE,
+                false => geometry.step(rule.vector, from),
+            };
+            let on_board = |squares: Vec<Sq>| squares.into_iter().filter(|&s| s != NO_SQUARE);
+            self.lame_steps.push(on_board(vec![target]));
+            self.lame_steps.push(on_board(passed));
+        }
+        LameStep {
+            row,
+            mode: rule.mode,
+            from_zone: rule.from_zone,
+        }
+    }
+
+    /// The square a lame step lands on from `from` (none if it cannot be made there), and the
+    /// squares it passes, which must be empty.
+    #[inline]
+    pub fn lame_step<B: Bitboard>(&self, step: &LameStep, from: Sq) -> (B, B) {
+        let row = step.row as usize + 2 * from as usize;
+        (self.lame_steps.get(row), self.lame_steps.get(row + 1))
     }
 
     /// Groups `lines` into slide sets, adding each set made to `sets` and each line left
@@ -204,6 +307,12 @@ impl BitTables {
         self.slides.reach(set, from, occupied)
     }
 
+    /// The squares the lines of slide set `set` cross from `from` on an empty board.
+    #[inline]
+    pub fn slide_span<B: Bitboard>(&self, set: u16, from: Sq) -> B {
+        self.slides.span(set, from)
+    }
+
     /// Fills in the squares from which each trigger's pieces might enter its zone, for each
     /// player: any square one of their rules reaches the zone from, pieces aside (a hop or a
     /// ride along its whole line; a move to anywhere from everywhere).
@@ -215,8 +324,9 @@ impl BitTables {
         triggers: &[Trigger],
         zones: &ZoneSets,
     ) {
+        let mut any_trigger = vec![Vec::new(); players.count()];
         for trigger in triggers {
-            for player in 0..players.count() {
+            for (player, any) in any_trigger.iter_mut().enumerate() {
                 let inside = |sq: Sq| zones.contains(trigger.zone, player, sq);
                 let codes: Vec<Code> = (0..pieces.kinds.len())
                     .filter(|kind| trigger.pieces & (1 << kind) != 0)
@@ -236,8 +346,12 @@ impl BitTables {
                         })
                 });
                 let approach: Vec<Sq> = approach.collect();
+                any.extend(&approach);
                 self.approaches.push(approach);
             }
+        }
+        for approach in any_trigger {
+            self.approaches.push(approach);
         }
     }
 
@@ -246,6 +360,13 @@ impl BitTables {
     #[inline]
     pub fn approach<B: Bitboard>(&self, trigger: usize, players: usize, player: usize) -> B {
         self.approaches.get(trigger * players + player)
+    }
+
+    /// The squares from which `player`'s pieces might enter some trigger's zone in one move
+    /// (of `triggers` in all), to rule all of them out at once.
+    #[inline]
+    pub fn approach_any<B: Bitboard>(&self, triggers: usize, players: usize, player: usize) -> B {
+        self.approaches.get(triggers * players + player)
     }
 
     /// Fills in the leap sources of `player`'s pieces, and which of its leaps are lame.
@@ -356,6 +477,19 @@ impl BitTables {
         self.neighbours.get(sq as usize)
     }
 
+    /// The squares from which a piece may move onto `sq`, where every rule is a step.
+    #[inline]
+    pub fn within_reach<B: Bitboard>(&self, sq: Sq) -> B {
+        self.within_reach.get(sq as usize)
+    }
+
+    /// The squares from which a piece may move onto `sq` or next to it, where every rule is a
+    /// step.
+    #[inline]
+    pub fn next_to_reach<B: Bitboard>(&self, sq: Sq) -> B {
+        self.next_to_reach.get(sq as usize)
+    }
+
     /// The squares from which the leaper of `block` attacks `sq`.
     #[inline]
     pub fn leap_sources<B: Bitboard>(&self, block: usize, sq: Sq) -> B {
@@ -375,4 +509,55 @@ pub(super) fn walk(geometry: &Geometry, line: Line, from: Sq) -> Vec<Sq> {
         crossed.push(sq);
     }
     crossed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::BoardShape;
+
+    /// On an open board, a king's reach from a square is its 3×3 block, and one step more
+    /// the 5×5 block, cut by the board's edges and holes.
+    #[test]
+    fn reach_tables_grow_by_king_steps() {
+        let (width, height) = (6, 6);
+        let hole = (3, 1);
+        let exists = (0..height)
+            .flat_map(|rank| (0..width).map(move |file| (file, rank) != hole))
+            .collect();
+        let geometry = Geometry::new(&BoardShape {
+            width,
+            height,
+            exists,
+        });
+        let (within, next_to) = reach_tables(&geometry, Some(1), 1);
+        let at = |file: u32, rank: u32| {
+            let mut coords = geometry.coords.iter();
+            coords
+                .position(|&(f, r)| (u32::from(f), u32::from(r)) == (file, rank))
+                .unwrap()
+        };
+        let block = |centre: (u32, u32), radius: u32| {
+            (0..height)
+                .flat_map(|rank| (0..width).map(move |file| (file, rank)))
+                .filter(|&(f, r)| f.abs_diff(centre.0) <= radius && r.abs_diff(centre.1) <= radius)
+                .filter(|&square| square != hole)
+                .fold(0u64, |set, (f, r)| set | 1 << at(f, r))
+        };
+        for (file, rank) in [(0, 0), (2, 2), (5, 3)] {
+            let sq = at(file, rank);
+            assert_eq!(within.get::<u64>(sq), block((file, rank), 1));
+            // A king does not step through the hole: e1 is two steps from c3 only past d2.
+            let around_hole = match (file, rank) {
+                (2, 2) => 1 << at(4, 0),
+                _ => 0,
+            };
+            assert_eq!(
+                next_to.get::<u64>(sq),
+                block((file, rank), 2) & !around_hole
+            );
+        }
+        let (within, _) = reach_tables(&geometry, None, 1);
+        assert_eq!(within.rows(), 0);
+    }
 }

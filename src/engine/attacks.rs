@@ -30,20 +30,24 @@ impl Position<'_> {
                 return true;
             }
         }
+        // A slider is looked for only among the attacker's pieces on the lines' squares, and
+        // its kind read off the board: most lines hold none, and a kind set costs a load per kind.
+        let theirs = self.player_set::<B>(attacker) & standing;
+        let kind_bits = &rules.pieces.attacker_bits[attacker * 256..attacker * 256 + 256];
+        let of_kinds = |hits: B, kinds: u64| {
+            (hits.squares()).any(|s| kind_bits[self.board[s as usize] as usize] & kinds != 0)
+        };
         let slides = &bits.slide_attacks[attacker];
         // Slide sets are made only for boards of up to two words.
         for &(set, kinds) in slides.sets.iter().filter(|_| B::WORDS <= 2) {
-            let sliders = self.kinds_set::<B>(attacker, kinds) & standing;
-            if sliders.any() && (bits.slide_set(set, sq, occupied) & sliders).any() {
+            let near = theirs & bits.slide_span(set, sq);
+            if near.any() && of_kinds(bits.slide_set(set, sq, occupied) & near, kinds) {
                 return true;
             }
         }
-        let mut sliders = (0, B::NONE);
         for &(line, kinds) in &slides.lines {
-            if kinds != sliders.0 {
-                sliders = (kinds, self.kinds_set::<B>(attacker, kinds) & standing);
-            }
-            if sliders.1.any() && (bits.reach(line, sq, occupied) & sliders.1).any() {
+            let near = theirs & bits.line::<B>(line, sq);
+            if near.any() && of_kinds(bits.reach(line, sq, occupied) & near, kinds) {
                 return true;
             }
         }

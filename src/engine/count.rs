@@ -364,6 +364,15 @@ impl Position<'_> {
         for &(line, mode) in &sorted.rides {
             reached(bits.reach::<B>(line, from, sides.occupied), mode);
         }
+        for step in &sorted.lame_steps {
+            if (step.from_zone).is_some_and(|z| !rules.zones.contains(z, player, from)) {
+                continue;
+            }
+            let (target, passed) = bits.lame_step::<B>(step, from);
+            if (passed & sides.occupied).is_empty() {
+                reached(target, step.mode);
+            }
+        }
         let program = &rules.pieces.programs[code as usize];
         for rule in sorted.others.iter().map(|&i| &program[i as usize]) {
             if !self.rule_applies(rule, player, from) {

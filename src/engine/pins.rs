@@ -68,26 +68,22 @@ impl Position<'_> {
         let bits = &self.rules.bits;
         let occupied = self.occupied::<B>();
         let own = self.player_set::<B>(player);
-        let mut sliders = (0, B::NONE);
+        let theirs = self.player_set::<B>(attacker);
+        let kind_bits = &self.rules.pieces.attacker_bits[attacker * 256..attacker * 256 + 256];
         for &(line, kinds) in &self.rules.pieces.attacks[attacker].slides {
-            if kinds != sliders.0 {
-                sliders = (kinds, self.kinds_set::<B>(attacker, kinds));
-            }
             let ray = bits.line::<B>(line, royal);
-            if (ray & sliders.1).is_empty() {
+            // No piece of theirs on the line, no pin along it (most lines).
+            if (ray & theirs).is_empty() {
                 continue;
             }
             let blockers = ray & occupied;
-            if blockers.is_empty() {
-                continue;
-            }
             let first = bits.nearest(line, blockers);
             let beyond = blockers & !B::bit(first);
             if !own.has(first) || beyond.is_empty() {
                 continue;
             }
             let pinner = bits.nearest(line, beyond);
-            if !sliders.1.has(pinner) {
+            if !theirs.has(pinner) || kind_bits[self.board[pinner as usize] as usize] & kinds == 0 {
                 continue;
             }
             if pins.len == MAX_PINS {

@@ -178,8 +178,10 @@ impl<'r> Position<'r> {
     /// The squares from which a piece may move onto `sq` or next to it (see
     /// [`Position::within_reach`]).
     fn next_to_reach<B: Bitboard>(&self, sq: Sq) -> B {
-        let reach = self.within_reach::<B>(sq);
-        (reach.squares()).fold(reach, |set, s| set | self.rules.bits.neighbours::<B>(s))
+        match self.rules.pieces.step_reach {
+            Some(_) => self.rules.bits.next_to_reach::<B>(sq),
+            None => !B::NONE,
+        }
     }
 
     /// The proof of quiet turns for `player`, the player to move, where the rules move pieces
@@ -315,11 +317,22 @@ impl<'r> Position<'r> {
     /// of its kinds where one move could set it off.
     fn triggers_near<B: Bitboard>(&self, by: usize, victim: usize) -> bool {
         let rules = self.rules;
-        (rules.turns.triggers.iter().enumerate()).any(|(index, trigger)| {
-            self.near_trigger::<B>(index, by, rules.pieces.all()).any()
-                && removal_groups(trigger)
-                    .is_some_and(|g| self.group_may_hold_royal::<B>(g, victim, by))
-        })
+        self.near_any_trigger::<B>(by)
+            && (rules.turns.triggers.iter().enumerate()).any(|(index, trigger)| {
+                self.near_trigger::<B>(index, by, rules.pieces.all()).any()
+                    && removal_groups(trigger)
+                        .is_some_and(|g| self.group_may_hold_royal::<B>(g, victim, by))
+            })
+    }
+
+    /// Whether some piece of `by` stands where it might enter some trigger's zone in one move:
+    /// most of the time none does, and no trigger need be looked at.
+    fn near_any_trigger<B: Bitboard>(&self, by: usize) -> bool {
+        let rules = self.rules;
+        let (triggers, players) = (rules.turns.triggers.len(), rules.players.count());
+        triggers > 0
+            && (rules.bits.approach_any::<B>(triggers, players, by) & self.player_set::<B>(by))
+                .any()
     }
 
     /// The pieces of `by` of `kinds` that could enter trigger `index`'s zone from outside it
@@ -424,6 +437,9 @@ impl<'r> Position<'r> {
     fn removes_by_trigger<B: Bitboard>(&mut self, victim: usize, mover: &Mover<B>) -> bool {
         let rules = self.rules;
         let by = mover.player;
+        if !self.near_any_trigger::<B>(by) {
+            return false;
+        }
         for (index, trigger) in rules.turns.triggers.iter().enumerate() {
             let near = self.near_trigger::<B>(index, by, mover.kinds);
             if near.is_empty() {
@@ -541,12 +557,8 @@ impl<'r> Position<'r> {
     /// The squares from which some rule may reach `sq`: where every rule is a step, those a
     /// few king steps away; else the whole board.
     fn within_reach<B: Bitboard>(&self, sq: Sq) -> B {
-        let bits = &self.rules.bits;
         match self.rules.pieces.step_reach {
-            Some(1) => bits.neighbours::<B>(sq) | B::bit(sq),
-            Some(reach) => (0..reach).fold(B::bit(sq), |near, _| {
-                (near.squares()).fold(near, |set, s| set | bits.neighbours::<B>(s))
-            }),
+            Some(_) => self.rules.bits.within_reach::<B>(sq),
             None => !B::NONE,
         }
     }
