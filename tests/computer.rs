@@ -116,3 +116,57 @@ fn the_computer_keeps_its_time_when_one_position_is_slow() {
         "the deadline is lifted after the choice"
     );
 }
+
+/// The values the evaluation derives for chess's pieces keep their classical order: a Queen
+/// is worth more than a Rook and a minor piece, a Rook more than either minor piece, the two
+/// minor pieces within a quarter of each other, a Pawn least. A kind written twice (a
+/// crazyhouse promoted piece) gets its twin's value.
+#[test]
+fn piece_values_keep_the_classical_order() {
+    let rules = ruleset("chess");
+    let values = fairy::ai::eval::Evaluator::new(&rules).values;
+    let value = |name: &str| {
+        let kind = rules.pieces.kinds.iter().position(|k| k.name == name);
+        values[kind.expect("a kind of chess")]
+    };
+    let (queen, rook, bishop, knight, pawn) = (
+        value("Queen"),
+        value("Rook"),
+        value("Bishop"),
+        value("Knight"),
+        value("Pawn"),
+    );
+    assert!(queen > rook + knight.min(bishop), "{values:?}");
+    assert!(rook > bishop.max(knight) * 7 / 5, "{values:?}");
+    assert!(
+        bishop.abs_diff(knight) * 4 < bishop.min(knight) as u32,
+        "{values:?}"
+    );
+    assert!(pawn * 3 < knight.min(bishop), "{values:?}");
+    let crazyhouse = ruleset("crazyhouse");
+    let values = fairy::ai::eval::Evaluator::new(&crazyhouse).values;
+    let kinds = &crazyhouse.pieces.kinds;
+    for (a, b) in (0..kinds.len()).flat_map(|a| (0..kinds.len()).map(move |b| (a, b))) {
+        if kinds[a].name == kinds[b].name {
+            assert_eq!(values[a], values[b], "{}", kinds[a].name);
+        }
+    }
+}
+
+/// While the opponent keeps its pieces, the King is safer castled behind its pawns than in
+/// the middle of the board; with the board bare but for Kings and a pawn, the centre is better.
+#[test]
+fn the_king_hides_in_the_middlegame_and_walks_in_the_ending() {
+    let rules = ruleset("chess");
+    let evaluator = fairy::ai::eval::Evaluator::new(&rules);
+    let safety = |text: &str| {
+        let position = fen::read(&rules, text).expect("a valid position");
+        evaluator.terms(&position, &mut Vec::new())[0].royal_safety
+    };
+    let castled = safety("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w kq - 0 1");
+    let walked = safety("rnbqkbnr/pppppppp/8/8/4K3/8/PPPPPPPP/RNBQ3R w kq - 0 1");
+    assert!(castled > walked + 50, "castled {castled}, walked {walked}");
+    let corner = safety("7k/8/8/8/8/8/P7/K7 w - - 0 1");
+    let centre = safety("7k/8/8/8/3K4/8/P7/8 w - - 0 1");
+    assert!(centre > corner, "centre {centre}, corner {corner}");
+}

@@ -60,6 +60,9 @@ enum Command {
     },
     /// List every legal move of a position, one per line, sorted.
     Moves(PositionArgs),
+    /// Show how the computer player values a position: the pieces' values, and each player's
+    /// worth term by term (material, placement, royal safety, hand, freedom).
+    Eval(PositionArgs),
     /// Count the leaf nodes of the legal move tree to a depth.
     Perft {
         #[command(flatten)]
@@ -96,6 +99,7 @@ enum Command {
     Match(matches::MatchArgs),
 }
 
+mod evaluation;
 mod interrupt;
 mod json;
 mod matches;
@@ -180,6 +184,13 @@ fn main() -> ExitCode {
             match args.json {
                 true => emit(&json::text(&json::position(position))),
                 false => emit(&fairy::notation::diagram(position)),
+            }
+            Ok(())
+        }),
+        Command::Eval(args) => with_position(&args, |position| {
+            match args.json {
+                true => emit(&json::text(&evaluation::json(position))),
+                false => emit(&evaluation::text(position)),
             }
             Ok(())
         }),

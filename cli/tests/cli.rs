@@ -1082,3 +1082,34 @@ fn a_piece_is_drawn_with_its_moves_and_captures() {
         "`i9` is not a square of this board",
     );
 }
+
+/// `eval` prints each kind's value and every player's terms; after White castles, White's
+/// royal safety is the higher; the JSON has the same totals; a bad move is refused.
+#[test]
+fn eval_prints_the_terms_of_each_player() {
+    let chess = shipped("chess.rules");
+    let moves = "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1";
+    let run = expect(
+        &["eval", &chess, "--moves", moves],
+        0,
+        "values: King royal, Queen ",
+    );
+    let row = |label: &str| -> Vec<i32> {
+        let line = (run.stdout.lines())
+            .find(|l| l.starts_with(label))
+            .expect(label);
+        (line[label.len()..].split_whitespace())
+            .map(|n| n.parse().expect("a number"))
+            .collect()
+    };
+    let safety = row("royal safety");
+    assert!(safety[0] > safety[1], "{}", run.stdout);
+    let total = row("total");
+    let json = fairy(&["eval", &chess, "--moves", moves, "--json"], limit());
+    json.assert_exit(0, "eval --json");
+    let document: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(document["players"][0]["total"], total[0]);
+    assert_eq!(document["players"][1]["total"], total[1]);
+    assert_eq!(document["to_move"], "Black");
+    expect(&["eval", &chess, "--moves", "e2e5"], 1, "e2e5");
+}

@@ -1,30 +1,97 @@
-//! An evaluation derived from the rule file alone. A piece is worth what it reaches: each
-//! kind's value is its average number of moves over the squares of an otherwise empty board,
-//! and each square adds what the piece reaches from there beyond that average. Pieces in hand
-//! count at their value. The file's own endings shape the rest: where having no moves or no
-//! pieces wins, material is a burden; where a piece must not be immobilized, its freedom is
-//! counted, and so is every piece's where having no move loses and there is no royal piece
-//! (the game is then about room to move); a royal piece attacked by the next player costs.
+//! An evaluation derived from the rule file alone, in terms a person can read (`fairy eval`).
+//!
+//! - **Material**: a kind is worth what it reaches on a board in play. Its average number of
+//!   moves is measured on random boards a third full (half its own pieces, half the enemy's),
+//!   where a slider's long lines count for less than on an empty board, and raised to a power
+//!   above one, since a piece that reaches more also combines its threats. Calibrated once on
+//!   chess (see [`VALUE_POWER`]); every other game gets the same formula.
+//! - **Placement**: each square adds what the piece reaches from there beyond its average; a
+//!   piece that promotes gains as its own moves bring it nearer the zone.
+//! - **Royal safety**: while the others keep their material, a royal piece prefers squares
+//!   where it reaches little (the edge, behind its pieces) and own pieces beside it; as their
+//!   material goes, it turns to the centre. Being attacked by the next player costs.
+//! - **Hand**: a piece in hand counts at its value.
+//! - **Freedom**: where an immobilized piece loses, or having no move loses and there is no
+//!   royal piece, each move of those pieces counts.
+//!
+//! Where having no moves or no pieces wins, material and placement are a burden and count
+//! against their owner.
 
 use crate::compile::{EndCondition, Outcome, Ruleset, Sq};
 use crate::engine::probe::ProbeBoard;
 use crate::engine::{Position, Turn};
+use crate::geometry::absolute;
+use crate::limits::MAX_PLAYERS;
+use crate::random::Random;
 
-/// Worth of one move of average reach, and of one more move from a square.
-const PER_MOVE: i32 = 25;
+/// A kind's value is `VALUE_SCALE × reach^VALUE_POWER`, its reach measured on boards
+/// `DENSITY_PERCENT` full. Chosen so that chess's pieces come out near their classical worth
+/// (Pawn 100, Knight 300, Bishop 320, Rook 500, Queen 900 give Knight : Rook : Queen as
+/// 1 : 1.7 : 3); the power is what makes a Queen worth more than a Rook and a Bishop together
+/// on a board in play.
+const VALUE_POWER: f64 = 1.3;
+const VALUE_SCALE: f64 = 50.0;
+const DENSITY_PERCENT: u64 = 33;
+/// Squares measured per kind, over as many random boards as it takes (at least
+/// [`MIN_BOARDS`]): few boards give a slider's value a wide spread.
+const SAMPLED_SQUARES: usize = 4096;
+const MIN_BOARDS: usize = 4;
+/// Worth of one more move from a square than the kind's average.
 const PER_SQUARE_MOVE: i32 = 4;
-/// The worth of a piece that reaches nothing (a piece still counts for something).
-const BASE: i32 = 50;
+/// The share of the gain of promoting counted per step nearer the zone: the gain divided by
+/// `(steps + 1)²`, times this over 100.
+const PROMOTION_PERCENT: i32 = 60;
+/// Worth of each own piece shielding a royal piece (on the three squares ahead of it, or
+/// beside it where the player has no forward direction), while the others keep all their
+/// material.
+const SHELTER: i32 = 16;
 const CHECKED: i32 = 60;
 const PER_FREE_MOVE: i32 = 20;
 
+/// A player's worth, term by term.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Terms {
+    pub material: i32,
+    pub placement: i32,
+    pub royal_safety: i32,
+    pub hand: i32,
+    pub freedom: i32,
+}
+
+impl Terms {
+    pub fn total(&self) -> i32 {
+        self.material + self.placement + self.royal_safety + self.hand + self.freedom
+    }
+
+    /// Each term by name, then the total, in the order `fairy eval` prints them.
+    pub fn named(&self) -> [(&'static str, i32); 6] {
+        [
+            ("material", self.material),
+            ("placement", self.placement),
+            ("royal safety", self.royal_safety),
+            ("hand", self.hand),
+            ("freedom", self.freedom),
+            ("total", self.total()),
+        ]
+    }
+}
+
 pub struct Evaluator {
-    /// `table[(kind * players + player) * squares + sq]`: the piece's worth on that square.
-    table: Vec<i32>,
+    /// `placement[(kind * players + player) * squares + sq]`: the piece's placement there
+    /// (for a royal piece, where the others have lost their material).
+    placement: Vec<i32>,
+    /// The same for royal kinds while the others keep their material.
+    royal_opening: Vec<i32>,
+    /// The worth of each kind on the board, and for ordering captures.
+    pub values: Vec<i32>,
     /// The worth of a kind in hand.
     in_hand: Vec<i32>,
-    /// The worth of each kind, for ordering captures.
-    pub values: Vec<i32>,
+    royal: Vec<bool>,
+    /// `shield[player * squares + sq]`: the squares whose own pieces shelter a royal piece
+    /// of `player` on `sq`.
+    shield: Vec<Vec<Sq>>,
+    /// Each player's material at the start (at least 1).
+    start_material: Vec<i32>,
     /// -1 where having fewer pieces wins.
     sign: i32,
     /// Kinds whose moves count: their immobility loses the game.
@@ -38,72 +105,49 @@ impl Evaluator {
         let players = rules.players.count();
         let squares = rules.geometry.squares();
         let kinds = rules.pieces.kinds.len();
-        let mut table = vec![0; kinds * players * squares];
-        let mut values = vec![0; kinds];
+        let royal: Vec<bool> = rules.pieces.kinds.iter().map(|k| k.royal).collect();
+        let values: Vec<i32> = (0..kinds)
+            .map(|kind| match royal[kind] {
+                true => 0,
+                false => value_of(average_reach(rules, kind)),
+            })
+            .collect();
+        let mut placement = vec![0; kinds * players * squares];
+        let mut royal_opening = vec![0; kinds * players * squares];
         let mut empty = ProbeBoard::empty(rules);
         for kind in 0..kinds {
             for player in 0..players {
+                let code = rules.pieces.code(kind, player);
                 let reach: Vec<i32> = (0..squares)
-                    .map(|sq| empty.reach(rules.pieces.code(kind, player), sq as Sq) as i32)
+                    .map(|sq| empty.reach(code, sq as Sq) as i32)
                     .collect();
                 let average = reach.iter().sum::<i32>() / reach.len().max(1) as i32;
-                let value = match rules.pieces.kinds[kind].royal {
-                    true => 0,
-                    false => BASE + PER_MOVE * average,
-                };
-                if player == 0 {
-                    values[kind] = value;
-                }
-                for (sq, &r) in reach.iter().enumerate() {
-                    table[(kind * players + player) * squares + sq] =
-                        value + PER_SQUARE_MOVE * (r - average);
+                let progress = promotion_progress(rules, &mut empty, kind, player, &values);
+                for sq in 0..squares {
+                    let row = (kind * players + player) * squares + sq;
+                    let spread = PER_SQUARE_MOVE * (reach[sq] - average);
+                    placement[row] = spread + progress[sq];
+                    royal_opening[row] = -spread;
                 }
             }
         }
         let in_hand = (0..kinds)
             .map(|k| values[rules.pieces.kinds[k].demotes_to as usize])
             .collect();
-        let burden = rules.endings.rules.iter().any(|&(outcome, condition)| {
-            outcome == Outcome::Win
-                && matches!(
-                    condition,
-                    EndCondition::NoMoves
-                        | EndCondition::NoMovesCounted { .. }
-                        | EndCondition::Extinct
-                        | EndCondition::Stalemated
-                        | EndCondition::Bare { .. }
-                )
-        });
-        let loses_by = |wanted: &dyn Fn(&EndCondition) -> Option<u64>| {
-            rules
-                .endings
-                .rules
-                .iter()
-                .filter(|(outcome, _)| *outcome == Outcome::Lose)
-                .filter_map(|(_, condition)| wanted(condition))
-                .fold(0, |bits, kinds| bits | kinds)
-        };
-        let every_kind = 1u64
-            .checked_shl(kinds as u32)
-            .map_or(u64::MAX, |bit| bit - 1);
-        // Without a royal piece to checkmate, running out of moves is the whole game: every
-        // piece's freedom counts, as the immobilized kinds' always does.
-        let no_moves_loses =
-            loses_by(&|c| matches!(c, EndCondition::NoMoves).then_some(every_kind));
-        let guarded = loses_by(&|c| match c {
-            EndCondition::Immobilized(kinds) => Some(*kinds),
-            _ => None,
-        }) | if rules.derived.royal {
-            0
-        } else {
-            no_moves_loses
-        };
+        let start = Position::start(rules);
+        let start_material = (0..players)
+            .map(|p| material_of(&start, &values, p).max(1))
+            .collect();
         Evaluator {
-            table,
-            in_hand,
+            placement,
+            royal_opening,
             values,
-            sign: if burden { -1 } else { 1 },
-            guarded,
+            in_hand,
+            royal,
+            shield: shields(rules),
+            start_material,
+            sign: if material_burdens(rules) { -1 } else { 1 },
+            guarded: guarded_kinds(rules),
             squares,
             players,
         }
@@ -111,35 +155,238 @@ impl Evaluator {
 
     /// The position's worth to `player`: their own minus the average of the others still in.
     pub fn score(&self, position: &Position<'_>, player: usize, scratch: &mut Vec<Turn>) -> i32 {
-        let mut worth = vec![0i32; self.players];
-        let rules = position.rules();
-        for (sq, &code) in position.board().iter().enumerate() {
-            if let Some((kind, owner)) = position.piece(code) {
-                worth[owner] += self.table[(kind * self.players + owner) * self.squares + sq];
-            }
-        }
-        let kinds = rules.pieces.kinds.len();
-        for (slot, &count) in position.hands().iter().enumerate() {
-            worth[slot / kinds] += self.in_hand[slot % kinds] * i32::from(count);
-        }
-        for (p, w) in worth.iter_mut().enumerate() {
-            *w *= self.sign;
-            if self.guarded != 0 {
-                *w += PER_FREE_MOVE * position.mobility(p, self.guarded, scratch) as i32;
-            }
-        }
-        let mover = position.to_move();
-        if rules.derived.royal && position.in_check() {
-            worth[mover] -= CHECKED;
-        }
+        let worth = self.terms(position, scratch);
         let others: Vec<i32> = (0..self.players)
             .filter(|&p| p != player && position.alive() & (1 << p) != 0)
-            .map(|p| worth[p])
+            .map(|p| worth[p].total())
             .collect();
         let against = match others.len() {
             0 => 0,
             n => others.iter().sum::<i32>() / n as i32,
         };
-        worth[player] - against
+        worth[player].total() - against
+    }
+
+    /// Every player's worth, term by term.
+    pub fn terms(&self, position: &Position<'_>, scratch: &mut Vec<Turn>) -> [Terms; MAX_PLAYERS] {
+        let mut worth = [Terms::default(); MAX_PLAYERS];
+        let rules = position.rules();
+        let kinds = rules.pieces.kinds.len();
+        let material: Vec<i32> = (0..self.players)
+            .map(|p| material_of(position, &self.values, p))
+            .collect();
+        for (sq, &code) in position.board().iter().enumerate() {
+            let Some((kind, owner)) = position.piece(code) else {
+                continue;
+            };
+            let row = (kind * self.players + owner) * self.squares + sq;
+            let terms = &mut worth[owner];
+            if !self.royal[kind] {
+                terms.material += self.values[kind];
+                terms.placement += self.placement[row];
+                continue;
+            }
+            // How much of the others' material is left: 1 keeps the royal piece sheltered,
+            // 0 sends it to the centre.
+            let (left, start) = (0..self.players)
+                .filter(|&p| p != owner)
+                .fold((0, 0), |(l, s), p| {
+                    (l + material[p], s + self.start_material[p])
+                });
+            let left = left.min(start);
+            let start = start.max(1);
+            let shield = &self.shield[owner * self.squares + sq];
+            let beside = position.own_pieces_on(shield, owner) as i32;
+            terms.royal_safety += (left * (self.royal_opening[row] + SHELTER * beside)
+                + (start - left) * self.placement[row])
+                / start;
+        }
+        for (slot, &count) in position.hands().iter().enumerate() {
+            worth[slot / kinds].hand += self.in_hand[slot % kinds] * i32::from(count);
+        }
+        for (p, terms) in worth.iter_mut().enumerate().take(self.players) {
+            terms.material *= self.sign;
+            terms.placement *= self.sign;
+            terms.hand *= self.sign;
+            if self.guarded != 0 {
+                terms.freedom = PER_FREE_MOVE * position.mobility(p, self.guarded, scratch) as i32;
+            }
+        }
+        if rules.derived.royal && position.in_check() {
+            worth[position.to_move()].royal_safety -= CHECKED;
+        }
+        worth
+    }
+}
+
+/// For each player and square, the squares whose own pieces shield a royal piece there: the
+/// three ahead (forward, and diagonally forward), or the eight around where the player has no
+/// forward direction.
+fn shields(rules: &Ruleset) -> Vec<Vec<Sq>> {
+    let geometry = &rules.geometry;
+    let players = rules.players.count();
+    let mut shields = Vec::with_capacity(players * geometry.squares());
+    for player in 0..players {
+        let forward = rules.players.forward[player];
+        let ahead: Vec<(i32, i32)> = match forward {
+            Some(_) => [(-1, 1), (0, 1), (1, 1)]
+                .iter()
+                .map(|&(r, f)| absolute(forward, (r, f)))
+                .collect(),
+            None => (-1..=1)
+                .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+                .filter(|&d| d != (0, 0))
+                .collect(),
+        };
+        for &(file, rank) in &geometry.coords {
+            let (file, rank) = (i32::from(file), i32::from(rank));
+            let around = (ahead.iter()).map(|&(dx, dy)| geometry.at(file + dx, rank + dy));
+            shields.push(around.filter(|&s| s != crate::compile::NO_SQUARE).collect());
+        }
+    }
+    shields
+}
+
+/// A kind's value from its average reach on a board in play.
+fn value_of(reach: f64) -> i32 {
+    (VALUE_SCALE * reach.powf(VALUE_POWER)).round() as i32
+}
+
+/// The average number of moves of `kind` (the first player's) over every square of
+/// random boards [`DENSITY_PERCENT`] full, the same boards for every kind.
+fn average_reach(rules: &Ruleset, kind: usize) -> f64 {
+    let mut random = Random::new(0x5eed);
+    let squares = rules.geometry.squares();
+    let code = rules.pieces.code(kind, 0);
+    let boards = (SAMPLED_SQUARES / squares.max(1)).max(MIN_BOARDS);
+    let mut total = 0;
+    for _ in 0..boards {
+        let mut board = ProbeBoard::scattered(rules, 0, DENSITY_PERCENT, &mut random);
+        total += (0..squares as Sq)
+            .map(|sq| board.reach(code, sq))
+            .sum::<usize>();
+    }
+    total as f64 / (boards * squares.max(1)) as f64
+}
+
+/// Per square, what a piece of `kind` of `player` gains by nearing its promotion zone: the
+/// gain of its best promotion divided by the square of one more than the moves it needs to
+/// get there on an empty board.
+fn promotion_progress(
+    rules: &Ruleset,
+    empty: &mut ProbeBoard<'_>,
+    kind: usize,
+    player: usize,
+    values: &[i32],
+) -> Vec<i32> {
+    let squares = rules.geometry.squares();
+    let mut progress = vec![0; squares];
+    for promotion in &rules.pieces.kinds[kind].promotions {
+        let best = promotion.targets.iter().map(|&t| values[t as usize]).max();
+        let gain = best.unwrap_or(0) - values[kind];
+        if gain <= 0 {
+            continue;
+        }
+        let inside = |sq: usize| rules.zones.contains(promotion.zone, player, sq as Sq);
+        let steps = steps_to(rules, empty, rules.pieces.code(kind, player), &inside);
+        for (sq, steps) in steps.iter().enumerate() {
+            if let Some(steps) = steps {
+                let near = gain * PROMOTION_PERCENT / 100 / ((steps + 1) * (steps + 1));
+                progress[sq] = progress[sq].max(near);
+            }
+        }
+    }
+    progress
+}
+
+/// For each square, how many moves the piece `code` needs on an empty board to stand on a
+/// square where `inside` holds (0 there); `None` where it never gets there.
+fn steps_to(
+    rules: &Ruleset,
+    empty: &mut ProbeBoard<'_>,
+    code: crate::compile::Code,
+    inside: &dyn Fn(usize) -> bool,
+) -> Vec<Option<i32>> {
+    let squares = rules.geometry.squares();
+    // Walked backwards from the zone: who reaches each square.
+    let mut reached_from = vec![Vec::new(); squares];
+    for from in 0..squares {
+        for to in empty.targets(code, from as Sq) {
+            reached_from[to as usize].push(from);
+        }
+    }
+    let mut steps = vec![None; squares];
+    let mut frontier: Vec<usize> = (0..squares).filter(|&sq| inside(sq)).collect();
+    for &sq in &frontier {
+        steps[sq] = Some(0);
+    }
+    let mut distance = 0;
+    while !frontier.is_empty() {
+        distance += 1;
+        let mut next = Vec::new();
+        for sq in frontier {
+            for &from in &reached_from[sq] {
+                if steps[from].is_none() {
+                    steps[from] = Some(distance);
+                    next.push(from);
+                }
+            }
+        }
+        frontier = next;
+    }
+    steps
+}
+
+/// The worth of `player`'s pieces on the board and in hand, royal pieces aside.
+fn material_of(position: &Position<'_>, values: &[i32], player: usize) -> i32 {
+    let kinds = values.len();
+    let on_board: i32 = (position.board().iter())
+        .filter_map(|&code| position.piece(code))
+        .filter(|&(_, owner)| owner == player)
+        .map(|(kind, _)| values[kind])
+        .sum();
+    let hand = &position.hands()[player * kinds..(player + 1) * kinds];
+    let in_hand: i32 = (hand.iter().enumerate())
+        .map(|(k, &n)| values[k] * i32::from(n))
+        .sum();
+    on_board + in_hand
+}
+
+/// Whether having no moves or no pieces wins: then material is a burden.
+fn material_burdens(rules: &Ruleset) -> bool {
+    rules.endings.rules.iter().any(|&(outcome, condition)| {
+        outcome == Outcome::Win
+            && matches!(
+                condition,
+                EndCondition::NoMoves
+                    | EndCondition::NoMovesCounted { .. }
+                    | EndCondition::Extinct
+                    | EndCondition::Stalemated
+                    | EndCondition::Bare { .. }
+            )
+    })
+}
+
+/// The kinds whose moves count: those whose immobility loses, and without a royal piece to
+/// checkmate, every kind where having no move loses (room to move is then the whole game).
+fn guarded_kinds(rules: &Ruleset) -> u64 {
+    let kinds = rules.pieces.kinds.len();
+    let loses_by = |wanted: &dyn Fn(&EndCondition) -> Option<u64>| {
+        (rules.endings.rules.iter())
+            .filter(|(outcome, _)| *outcome == Outcome::Lose)
+            .filter_map(|(_, condition)| wanted(condition))
+            .fold(0, |bits, kinds| bits | kinds)
+    };
+    let every_kind = 1u64
+        .checked_shl(kinds as u32)
+        .map_or(u64::MAX, |bit| bit - 1);
+    let no_moves_loses = loses_by(&|c| matches!(c, EndCondition::NoMoves).then_some(every_kind));
+    let immobilized = loses_by(&|c| match c {
+        EndCondition::Immobilized(kinds) => Some(*kinds),
+        _ => None,
+    });
+    match rules.derived.royal {
+        true => immobilized,
+        false => immobilized | no_moves_loses,
     }
 }

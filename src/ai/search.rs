@@ -71,6 +71,10 @@ pub struct Searcher {
     last_check: Instant,
     stopped: bool,
     seed: u64,
+    /// A position repeated within the search scores as a draw: the file draws repetitions.
+    repetition_draws: bool,
+    /// A turn that gives check is searched one ply deeper: the file has royal pieces.
+    check_extends: bool,
 }
 
 /// What a search found.
@@ -165,6 +169,11 @@ impl Searcher {
             last_check: Instant::now(),
             stopped: false,
             seed,
+            repetition_draws: (rules.endings.rules.iter()).any(|&(outcome, condition)| {
+                outcome == crate::compile::Outcome::Draw
+                    && matches!(condition, crate::compile::EndCondition::Repeated(_))
+            }),
+            check_extends: rules.derived.royal,
         }
     }
 
@@ -297,6 +306,11 @@ impl Searcher {
         if depth == 0 || ply >= MAX_PLY {
             return self.captures(position, alpha, beta, ply, CAPTURE_PLIES);
         }
+        // Going back to a position of the game or the line is a draw in the making: the side
+        // ahead looks for another way, as the rule file would draw it at the last repetition.
+        if self.repetition_draws && position.occurrences() > 1 {
+            return 0;
+        }
         let mut list = match self.turns_at(position, ply) {
             Ok(list) => list,
             Err(score) => return score,
@@ -388,11 +402,15 @@ impl Searcher {
         index: usize,
         turn: &Turn,
     ) -> i32 {
+        // A check is searched a ply deeper (and never reduced), so that the replies to it, few
+        // as they are, do not hide a mate or a loss of material behind the horizon.
+        let checks = self.check_extends && ply < MAX_PLY / 2 && position.in_check();
+        let full = depth - usize::from(!checks);
         if index == 0 {
-            return self.value(position, depth - 1, alpha, beta, ply + 1);
+            return self.value(position, full, alpha, beta, ply + 1);
         }
-        let late = index >= 4 && depth >= 3 && !turn.captures;
-        let reduced = depth - 1 - usize::from(late);
+        let late = index >= 4 && depth >= 3 && !turn.captures && !checks;
+        let reduced = full - usize::from(late);
         let (low, high) = match maximising {
             true => (alpha, alpha + 1),
             false => (beta - 1, beta),
@@ -403,7 +421,7 @@ impl Searcher {
             false => score < beta,
         };
         match may_improve && !self.stopped {
-            true => self.value(position, depth - 1, alpha, beta, ply + 1),
+            true => self.value(position, full, alpha, beta, ply + 1),
             false => score,
         }
     }

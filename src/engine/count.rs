@@ -160,6 +160,9 @@ impl Position<'_> {
     /// How many of the moves `built` of `player`, finished by the triggers they set off, are
     /// legal.
     fn count_finished(&mut self, player: usize, built: &[Turn]) -> u64 {
+        if built.is_empty() {
+            return 0;
+        }
         let request = Request {
             start: self.journal_len(),
             ..Request::every_turn(player, self.rules)
