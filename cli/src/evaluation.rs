@@ -11,12 +11,16 @@ pub fn text(position: &Position<'_>) -> String {
     let evaluator = Evaluator::new(rules);
     let names = &rules.players.names;
     let terms = evaluator.terms(position, &mut Vec::new());
-    let values: Vec<String> = (rules.pieces.kinds.iter().zip(&evaluator.values))
+    let mut values: Vec<String> = (rules.pieces.kinds.iter().zip(&evaluator.values))
         .map(|(kind, &value)| match kind.royal {
             true => format!("{} royal", kind.name),
             false => format!("{} {value}", kind.name),
         })
         .collect();
+    // A kind written more than once (a promoted piece that goes back to hand as another) is
+    // listed once.
+    let mut seen = std::collections::HashSet::new();
+    values.retain(|value| seen.insert(value.clone()));
     let mut out = format!("values: {}\n\n", values.join(", "));
     let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(7);
     out += &format!("{:<14}", "");
@@ -35,7 +39,7 @@ pub fn text(position: &Position<'_>) -> String {
     let mover = position.to_move();
     let score = evaluator.score(position, mover, &mut Vec::new());
     let name = &names[mover];
-    out += &format!("\n{name} to move: {score:+} for {name}\n");
+    out += &format!("\n{name} to move: {score:+}\n");
     out
 }
 

@@ -106,10 +106,11 @@ impl Evaluator {
         let squares = rules.geometry.squares();
         let kinds = rules.pieces.kinds.len();
         let royal: Vec<bool> = rules.pieces.kinds.iter().map(|k| k.royal).collect();
+        let reaches = average_reaches(rules);
         let values: Vec<i32> = (0..kinds)
             .map(|kind| match royal[kind] {
                 true => 0,
-                false => value_of(average_reach(rules, kind)),
+                false => value_of(reaches[kind]),
             })
             .collect();
         let mut placement = vec![0; kinds * players * squares];
@@ -134,23 +135,24 @@ impl Evaluator {
         let in_hand = (0..kinds)
             .map(|k| values[rules.pieces.kinds[k].demotes_to as usize])
             .collect();
-        let start = Position::start(rules);
-        let start_material = (0..players)
-            .map(|p| material_of(&start, &values, p).max(1))
-            .collect();
-        Evaluator {
+        let mut evaluator = Evaluator {
             placement,
             royal_opening,
             values,
             in_hand,
             royal,
             shield: shields(rules),
-            start_material,
+            start_material: Vec::new(),
             sign: if material_burdens(rules) { -1 } else { 1 },
             guarded: guarded_kinds(rules),
             squares,
             players,
-        }
+        };
+        let start = evaluator.pieces_worth(&Position::start(rules));
+        evaluator.start_material = (start.iter().take(players))
+            .map(|t| (t.material + t.hand).max(1))
+            .collect();
+        evaluator
     }
 
     /// The position's worth to `player`: their own minus the average of the others still in.
@@ -169,25 +171,15 @@ impl Evaluator {
 
     /// Every player's worth, term by term.
     pub fn terms(&self, position: &Position<'_>, scratch: &mut Vec<Turn>) -> [Terms; MAX_PLAYERS] {
-        let mut worth = [Terms::default(); MAX_PLAYERS];
-        let rules = position.rules();
-        let kinds = rules.pieces.kinds.len();
-        let material: Vec<i32> = (0..self.players)
-            .map(|p| material_of(position, &self.values, p))
-            .collect();
+        let mut worth = self.pieces_worth(position);
+        let material: Vec<i32> = worth.iter().map(|t| t.material + t.hand).collect();
         for (sq, &code) in position.board().iter().enumerate() {
-            let Some((kind, owner)) = position.piece(code) else {
+            let Some((kind, owner)) = position.piece(code).filter(|&(k, _)| self.royal[k]) else {
                 continue;
             };
             let row = (kind * self.players + owner) * self.squares + sq;
-            let terms = &mut worth[owner];
-            if !self.royal[kind] {
-                terms.material += self.values[kind];
-                terms.placement += self.placement[row];
-                continue;
-            }
-            // How much of the others' material is left: 1 keeps the royal piece sheltered,
-            // 0 sends it to the centre.
+            // How much of the others' material is left: all of it keeps the royal piece
+            // sheltered, none sends it to the centre.
             let (left, start) = (0..self.players)
                 .filter(|&p| p != owner)
                 .fold((0, 0), |(l, s), p| {
@@ -197,12 +189,9 @@ impl Evaluator {
             let start = start.max(1);
             let shield = &self.shield[owner * self.squares + sq];
             let beside = position.own_pieces_on(shield, owner) as i32;
-            terms.royal_safety += (left * (self.royal_opening[row] + SHELTER * beside)
+            worth[owner].royal_safety += (left * (self.royal_opening[row] + SHELTER * beside)
                 + (start - left) * self.placement[row])
                 / start;
-        }
-        for (slot, &count) in position.hands().iter().enumerate() {
-            worth[slot / kinds].hand += self.in_hand[slot % kinds] * i32::from(count);
         }
         for (p, terms) in worth.iter_mut().enumerate().take(self.players) {
             terms.material *= self.sign;
@@ -212,8 +201,27 @@ impl Evaluator {
                 terms.freedom = PER_FREE_MOVE * position.mobility(p, self.guarded, scratch) as i32;
             }
         }
-        if rules.derived.royal && position.in_check() {
+        if position.rules().derived.royal && position.in_check() {
             worth[position.to_move()].royal_safety -= CHECKED;
+        }
+        worth
+    }
+
+    /// Each player's pieces, royal ones aside: their material and placement on the board, and
+    /// the pieces in hand, counted as gains whatever the game.
+    fn pieces_worth(&self, position: &Position<'_>) -> [Terms; MAX_PLAYERS] {
+        let mut worth = [Terms::default(); MAX_PLAYERS];
+        for (sq, &code) in position.board().iter().enumerate() {
+            let Some((kind, owner)) = position.piece(code).filter(|&(k, _)| !self.royal[k]) else {
+                continue;
+            };
+            let row = (kind * self.players + owner) * self.squares + sq;
+            worth[owner].material += self.values[kind];
+            worth[owner].placement += self.placement[row];
+        }
+        let kinds = self.values.len();
+        for (slot, &count) in position.hands().iter().enumerate() {
+            worth[slot / kinds].hand += self.in_hand[slot % kinds] * i32::from(count);
         }
         worth
     }
@@ -252,21 +260,25 @@ fn value_of(reach: f64) -> i32 {
     (VALUE_SCALE * reach.powf(VALUE_POWER)).round() as i32
 }
 
-/// The average number of moves of `kind` (the first player's) over every square of
+/// The average number of moves of each kind (the first player's) over every square of
 /// random boards [`DENSITY_PERCENT`] full, the same boards for every kind.
-fn average_reach(rules: &Ruleset, kind: usize) -> f64 {
+fn average_reaches(rules: &Ruleset) -> Vec<f64> {
     let mut random = Random::new(0x5eed);
-    let squares = rules.geometry.squares();
-    let code = rules.pieces.code(kind, 0);
-    let boards = (SAMPLED_SQUARES / squares.max(1)).max(MIN_BOARDS);
-    let mut total = 0;
+    let squares = rules.geometry.squares().max(1);
+    let boards = (SAMPLED_SQUARES / squares).max(MIN_BOARDS);
+    let mut totals = vec![0usize; rules.pieces.kinds.len()];
     for _ in 0..boards {
         let mut board = ProbeBoard::scattered(rules, 0, DENSITY_PERCENT, &mut random);
-        total += (0..squares as Sq)
-            .map(|sq| board.reach(code, sq))
-            .sum::<usize>();
+        for (kind, total) in totals.iter_mut().enumerate() {
+            let code = rules.pieces.code(kind, 0);
+            *total += (0..squares as Sq)
+                .map(|sq| board.reach(code, sq))
+                .sum::<usize>();
+        }
     }
-    total as f64 / (boards * squares.max(1)) as f64
+    (totals.iter())
+        .map(|&t| t as f64 / (boards * squares) as f64)
+        .collect()
 }
 
 /// Per square, what a piece of `kind` of `player` gains by nearing its promotion zone: the
@@ -335,21 +347,6 @@ fn steps_to(
         frontier = next;
     }
     steps
-}
-
-/// The worth of `player`'s pieces on the board and in hand, royal pieces aside.
-fn material_of(position: &Position<'_>, values: &[i32], player: usize) -> i32 {
-    let kinds = values.len();
-    let on_board: i32 = (position.board().iter())
-        .filter_map(|&code| position.piece(code))
-        .filter(|&(_, owner)| owner == player)
-        .map(|(kind, _)| values[kind])
-        .sum();
-    let hand = &position.hands()[player * kinds..(player + 1) * kinds];
-    let in_hand: i32 = (hand.iter().enumerate())
-        .map(|(k, &n)| values[k] * i32::from(n))
-        .sum();
-    on_board + in_hand
 }
 
 /// Whether having no moves or no pieces wins: then material is a burden.

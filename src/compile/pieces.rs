@@ -243,6 +243,12 @@ impl PieceTables {
         (kind as usize, player as usize)
     }
 
+    /// For each piece code, its kind's bit if `player` owns it, else 0: `[code]`.
+    #[inline]
+    pub fn kind_bits_of(&self, player: usize) -> &[u64] {
+        &self.attacker_bits[player * 256..player * 256 + 256]
+    }
+
     /// The limits that bind a drop of the piece `code`: those of the piece in hand it was, so a
     /// piece dropped on its promoted side obeys its unpromoted side's limits.
     pub fn drop_limits(&self, code: Code) -> &DropLimits {

@@ -33,7 +33,7 @@ impl Position<'_> {
         // A slider is looked for only among the attacker's pieces on the lines' squares, and
         // its kind read off the board: most lines hold none, and a kind set costs a load per kind.
         let theirs = self.player_set::<B>(attacker) & standing;
-        let kind_bits = &rules.pieces.attacker_bits[attacker * 256..attacker * 256 + 256];
+        let kind_bits = rules.pieces.kind_bits_of(attacker);
         let of_kinds = |hits: B, kinds: u64| {
             (hits.squares()).any(|s| kind_bits[self.board[s as usize] as usize] & kinds != 0)
         };
@@ -110,7 +110,7 @@ impl Position<'_> {
     fn lame_attack<B: Bitboard>(&self, sq: Sq, attacker: usize, occupied: B, standing: B) -> bool {
         let rules = self.rules;
         let geometry = &rules.geometry;
-        let kind_bits = &rules.pieces.attacker_bits[attacker * 256..attacker * 256 + 256];
+        let kind_bits = rules.pieces.kind_bits_of(attacker);
         rules.bits.lame_leaps[attacker].iter().any(|&entry| {
             let (vector, kinds, ref path) = rules.pieces.attacks[attacker].leaps[entry];
             let from = geometry.step(vector, sq);

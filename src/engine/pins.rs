@@ -69,7 +69,7 @@ impl Position<'_> {
         let occupied = self.occupied::<B>();
         let own = self.player_set::<B>(player);
         let theirs = self.player_set::<B>(attacker);
-        let kind_bits = &self.rules.pieces.attacker_bits[attacker * 256..attacker * 256 + 256];
+        let kind_bits = self.rules.pieces.kind_bits_of(attacker);
         for &(line, kinds) in &self.rules.pieces.attacks[attacker].slides {
             let ray = bits.line::<B>(line, royal);
             // No piece of theirs on the line, no pin along it (most lines).

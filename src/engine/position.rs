@@ -1043,7 +1043,7 @@ impl<'r> Position<'r> {
         if self.rules.derived.ep_always {
             return true;
         }
-        let bits = &self.rules.pieces.attacker_bits[player * 256..player * 256 + 256];
+        let bits = self.rules.pieces.kind_bits_of(player);
         self.rules.pieces.ep_attacks[player]
             .iter()
             .any(|&(vector, kinds)| {
