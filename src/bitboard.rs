@@ -130,11 +130,11 @@ macro_rules! integer_bitboard {
             fn count(self) -> u32 {
                 self.count_ones()
             }
-            // Shifting the set rather than a bit, and clearing the lowest bit by arithmetic,
-            // spare a two-word integer the shift of a one-bit mask.
+            // Testing the one word that holds the square, and clearing the lowest bit by
+            // arithmetic, spare a two-word integer a two-word shift.
             #[inline]
             fn has(self, sq: u16) -> bool {
-                (self >> sq) & 1 != 0
+                (self.two_words()[usize::from(sq >= 64)] >> (sq % 64)) & 1 != 0
             }
             #[inline]
             fn without_lowest(self) -> Self {
@@ -243,10 +243,13 @@ impl Masks {
         self.words.len() / self.stride.max(1)
     }
 
-    /// The set of row `row`.
+    /// The set of row `row`, read at the width the rows were made for.
     #[inline]
     pub fn get<B: Bitboard>(&self, row: usize) -> B {
-        let start = row * self.stride;
+        // The engine reads every table at the width of its board, so the stride is `B::WORDS`,
+        // a constant: a shift rather than a multiplication.
+        debug_assert_eq!(self.stride, B::WORDS);
+        let start = row * B::WORDS;
         B::load(&self.words[start..start + B::WORDS])
     }
 

@@ -54,6 +54,9 @@ pub struct BitTables {
     /// piece of the player of a kind the trigger names might enter the zone in one move, on
     /// some board; a piece elsewhere cannot set the trigger off.
     approaches: Masks,
+    /// Row `code`: every square of the zones in which the piece of that code may promote, so
+    /// that a move that neither starts nor ends there is counted without reading each zone.
+    promotion_zones: Masks,
 }
 
 /// A player's slides, by the kinds of piece that attack along them.
@@ -192,6 +195,7 @@ impl BitTables {
             slides: SlideSets::new(squares),
             slide_attacks: Vec::new(),
             approaches: Masks::new(stride, 0),
+            promotion_zones: Masks::new(stride, 0),
         };
         for program in &pieces.programs {
             let sorted = tables.sort_program(geometry, &walks, program);
@@ -367,6 +371,23 @@ impl BitTables {
     #[inline]
     pub fn approach_any<B: Bitboard>(&self, triggers: usize, players: usize, player: usize) -> B {
         self.approaches.get(triggers * players + player)
+    }
+
+    /// Fills in the squares of each piece code's promotion zones.
+    pub fn add_promotion_zones(&mut self, pieces: &PieceTables, zones: &ZoneSets) {
+        for code in 0..pieces.programs.len() as Code {
+            let (kind, player) = pieces.split(code);
+            let promotions = pieces.kinds.get(kind).map_or(&[][..], |k| &k.promotions);
+            let inside = |sq: &Sq| (promotions.iter()).any(|p| zones.contains(p.zone, player, *sq));
+            self.promotion_zones
+                .push((0..self.squares as Sq).filter(inside));
+        }
+    }
+
+    /// The squares of the zones in which the piece `code` may promote.
+    #[inline]
+    pub fn promotion_zones<B: Bitboard>(&self, code: Code) -> B {
+        self.promotion_zones.get(code as usize)
     }
 
     /// Fills in the leap sources of `player`'s pieces, and which of its leaps are lame.

@@ -94,6 +94,7 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
     let castling = Castling::new(checked, &mut geometry, &pieces, &players, &start.board)?;
     let mut bits = BitTables::new(&geometry, &pieces, &players);
     bits.add_approaches(&geometry, &pieces, &players, &turns.triggers, &zones);
+    bits.add_promotion_zones(&pieces, &zones);
     let derived = Derived::new(
         &players, &pieces, &captures, &castling, &turns, &endings, &start,
     );

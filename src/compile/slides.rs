@@ -118,7 +118,8 @@ impl SlideSets {
         if let Some(set) = self.lines.iter().position(|l| *l == lines) {
             return Some(set as u16);
         }
-        let crossed = |line: u16, from: usize| &walks[line as usize * self.squares + from][..];
+        let squares = self.squares;
+        let crossed = |line: u16, from: usize| &walks[line as usize * squares + from][..];
         let masks: Vec<u128> = (0..self.squares)
             .map(|from| (lines.iter()).fold(0, |m, &line| m | stoppers(crossed(line, from))))
             .collect();
@@ -138,24 +139,46 @@ impl SlideSets {
                 low_bits: low.count_ones(),
                 start: (self.reach.len() / self.words) as u32,
             });
-            // Counting up through the subsets of the mask (the carry-rippler walk) lists them
-            // in the order PEXT numbers them, the low word's bits first.
             let span = (rays.iter()).fold(0, |r, &(ray, _)| r | ray);
             self.spans
                 .extend([span as u64, (span >> 64) as u64].iter().take(self.words));
-            let mut pieces = 0u128;
-            loop {
-                let reach = (rays.iter()).fold(0, |r, &(ray, up)| r | ray_reach(ray, up, pieces));
-                self.reach
-                    .extend([reach as u64, (reach >> 64) as u64].iter().take(self.words));
-                pieces = pieces.wrapping_sub(mask) & mask;
-                if pieces == 0 {
-                    break;
-                }
-            }
+            self.fill(mask, &rays);
         }
         self.lines.push(lines);
         Some((self.lines.len() - 1) as u16)
+    }
+
+    /// Appends one square's entries: for each arrangement of pieces under `mask`, in the order
+    /// PEXT numbers them, what `rays` reach. A ray's reach depends on the pieces on it alone,
+    /// so it is tabled once for each arrangement of those, and an entry joins the rays'
+    /// tables, each read by the bits of the entry's number that stand for the ray's squares.
+    fn fill(&mut self, mask: u128, rays: &[(u128, bool)]) {
+        let tables: Vec<(u64, Vec<u128>)> = (rays.iter())
+            .map(|&(ray, up)| {
+                let stops = ray & mask;
+                // Counting up through the subsets of `stops` (the carry-rippler walk) lists
+                // them in the order PEXT numbers them.
+                let mut table = Vec::with_capacity(1 << stops.count_ones());
+                let mut pieces = 0u128;
+                loop {
+                    table.push(ray_reach(ray, up, pieces));
+                    pieces = pieces.wrapping_sub(stops) & stops;
+                    if pieces == 0 {
+                        break;
+                    }
+                }
+                (gather_wide(stops, mask), table)
+            })
+            .collect();
+        for index in 0..1u64 << mask.count_ones() {
+            let reach = (tables.iter()).fold(0, |r, (bits, table)| {
+                r | table[gather(index, *bits) as usize]
+            });
+            self.reach.push(reach as u64);
+            if self.words == 2 {
+                self.reach.push((reach >> 64) as u64);
+            }
+        }
     }
 
     /// The squares the lines of `set` reach from `from` with `occupied` standing in the way,
@@ -220,6 +243,12 @@ fn ray_reach(ray: u128, up: bool, pieces: u128) -> u128 {
         }
         (_, false) => ray & !((1u128 << (127 - blockers.leading_zeros())) - 1),
     }
+}
+
+/// The bits of a two-word `word` under `mask`, packed into the low bits.
+fn gather_wide(word: u128, mask: u128) -> u64 {
+    let low = mask as u64;
+    gather(word as u64, low) | gather((word >> 64) as u64, (mask >> 64) as u64) << low.count_ones()
 }
 
 /// Whether this processor gathers bits in one fast instruction (BMI2's PEXT, which AMD

@@ -463,17 +463,28 @@ impl Position<'_> {
     ) -> Option<Tally> {
         let rules = self.rules;
         let (kind, player) = rules.pieces.split(code);
-        let promotions = &rules.pieces.kinds[kind].promotions;
         // Promotions that look at the position beyond the move's squares (on captures only,
         // for a lone piece, peaceful ones) are left to the move generator.
-        if promotions.len() > MAX_PROMOTION_RULES || rules.pieces.kinds[kind].promotes_by_position {
+        if rules.pieces.kinds[kind].promotes_by_position {
+            return None;
+        }
+        let reached = empty | enemies;
+        let zones = rules.bits.promotion_zones::<B>(code);
+        // Neither starting nor ending in a promotion zone, a move promotes by no rule.
+        if (zones & reached).is_empty() && !zones.has(from) {
+            return Some(Tally {
+                quiet: u64::from(empty.count()),
+                captures: u64::from(enemies.count()),
+            });
+        }
+        let promotions = &rules.pieces.kinds[kind].promotions;
+        if promotions.len() > MAX_PROMOTION_RULES {
             return None;
         }
         // Split the targets by which promotion rules apply there: each part gets the union of
         // those rules' targets, and keeps the plain move unless one of them is compulsory.
         let mut parts = [(!B::NONE, 0u64, false); 1 << MAX_PROMOTION_RULES];
         let mut len = 1;
-        let reached = empty | enemies;
         for promotion in promotions {
             let zone = rules.zones.squares::<B>(promotion.zone, player);
             let zone = match promotion.via && zone.has(from) {

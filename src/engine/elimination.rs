@@ -11,18 +11,25 @@
 use super::position::{Out, Position};
 use super::turn::Turn;
 use crate::bitboard::Bitboard;
-use crate::compile::{EMPTY, EndCondition, NO_SQUARE, Outcome, Sq};
+use crate::compile::{EMPTY, EndCondition, Legality, NO_SQUARE, Outcome, Sq};
 
 impl Position<'_> {
     /// Settles the start of the turn. `passed` is the square a piece passed on the turn just
     /// made and `victim` where that piece stands: en passant belongs to whoever plays next.
-    pub(super) fn start_turn(&mut self, passed: Sq, victim: Sq) {
+    /// `mover` made that turn, legally, if known: the legality that kept their royal piece
+    /// from the player now to move spares testing it again.
+    pub(super) fn start_turn(&mut self, passed: Sq, victim: Sq, mover: Option<usize>) {
         if !self.rules.derived.eliminates {
             return;
         }
         let first = self.to_move;
         let moved = (victim != NO_SQUARE).then(|| self.board[victim as usize]);
-        while self.players_in() > 1 && self.take_out_losers() {}
+        let tested = matches!(
+            self.rules.derived.legality,
+            Legality::Pins | Legality::MakeAndTest
+        );
+        let mut unattacked = mover.filter(|&m| tested && self.next_player(m) == first);
+        while self.players_in() > 1 && self.take_out_losers(unattacked.take()) {}
         if self.to_move != first {
             // The turns generated for the player to move did not have this right yet.
             self.forget_ready();
@@ -40,8 +47,9 @@ impl Position<'_> {
     }
 
     /// Applies the end rules up to the last `lose` rule to the player to move; true when
-    /// that player was taken out and the turn passed on.
-    fn take_out_losers(&mut self) -> bool {
+    /// that player was taken out and the turn passed on. `unattacked` is a player whose royal
+    /// piece the player to move is known not to attack.
+    fn take_out_losers(&mut self, mut unattacked: Option<usize>) -> bool {
         let rules = self.rules;
         let Some(last) = rules
             .endings
@@ -55,7 +63,7 @@ impl Position<'_> {
         let mut taken_out = false;
         for (index, &(outcome, condition)) in rules.endings.rules[..=last].iter().enumerate() {
             if (outcome, condition) == (Outcome::Lose, EndCondition::Exposed) {
-                self.take_out_exposed(index);
+                self.take_out_exposed(index, unattacked.take());
                 if self.players_in() <= 1 {
                     break;
                 }
@@ -105,11 +113,12 @@ impl Position<'_> {
     }
 
     /// Takes out every other player whose royal piece the player to move attacks, until no
-    /// player left is attacked.
-    fn take_out_exposed(&mut self, rule: usize) {
+    /// player left is attacked; `unattacked` is not tested the first time (an army taken off
+    /// may open a line to it).
+    fn take_out_exposed(&mut self, rule: usize, mut unattacked: Option<usize>) {
         let mover = self.to_move;
         loop {
-            let exposed = self.exposed_players(mover);
+            let exposed = self.exposed_players(mover, unattacked.take());
             if exposed == 0 {
                 return;
             }
@@ -119,10 +128,11 @@ impl Position<'_> {
         }
     }
 
-    /// The other players still in whose royal piece `mover` attacks, as bits.
-    pub(super) fn exposed_players(&self, mover: usize) -> u32 {
+    /// The other players still in, but `unattacked`, whose royal piece `mover` attacks, as
+    /// bits.
+    pub(super) fn exposed_players(&self, mover: usize, unattacked: Option<usize>) -> u32 {
         self.players_still_in()
-            .filter(|&p| p != mover)
+            .filter(|&p| p != mover && Some(p) != unattacked)
             .filter(|&p| self.royal_attacked_by(p, mover))
             .fold(0, |bits, p| bits | 1 << p)
     }

@@ -250,7 +250,7 @@ impl<'r> Position<'r> {
     /// piece now on `victim` (`NO_SQUARE` for none). Nothing of it can be unmade.
     pub(super) fn begin_turn(&mut self, passed: Sq, victim: Sq) {
         self.forget_ready();
-        self.start_turn(passed, victim);
+        self.start_turn(passed, victim, None);
         self.confirm_en_passant();
         self.journal.clear();
     }
@@ -680,13 +680,14 @@ impl<'r> Position<'r> {
         self.lost = lost;
     }
 
-    /// Makes a turn of the player to move, then starts the next player's turn (in games of
+    /// Makes a legal turn of the player to move, then starts the next player's turn (in games of
     /// more than two players, taking out the players who lose there).
     pub fn make(&mut self, turn: &Turn) {
-        self.make_as(turn, self.to_move);
+        let mover = self.to_move;
+        self.make_as(turn, mover);
         if self.rules.derived.eliminates {
             let victim = turn.last_move().map_or(NO_SQUARE, |m| m.to);
-            self.start_turn(turn.passed, victim);
+            self.start_turn(turn.passed, victim, Some(mover));
         }
         self.confirm_en_passant();
     }
