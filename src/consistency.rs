@@ -1,8 +1,9 @@
 //! Whether the engine agrees with itself on a game: a random walk that, ply by ply, checks that
 //! the incremental hash equals a fresh one, that every position's text reads back as the same
 //! position, that unmaking a turn restores the position, that each turn's text reads back as a
-//! turn with the same result, that the listed moves are as many as perft 1 counts and never
-//! twice the same text, and that perft 2 is the sum of its divide. The property tests and the
+//! turn with the same result, that the captures generated alone are those of the whole list,
+//! that the listed moves are as many as perft 1 counts and never twice the same text, and that
+//! perft 2 is the sum of its divide. The property tests and the
 //! fuzzer both walk with it; neither needs to know what a rule means to find a contradiction.
 
 use crate::compile::Ruleset;
@@ -105,6 +106,7 @@ impl Walk {
                 let what = format!("{counted} legal turns counted, {} generated", turns.len());
                 return Err(fail(&mut position, what));
             }
+            check_captures(&mut position, &turns).map_err(|w| fail(&mut position, w))?;
             if thorough {
                 self.check_counts(&mut position, turns.len())
                     .map_err(|w| fail(&mut position, w))?;
@@ -158,6 +160,23 @@ impl Walk {
             }
         }
         Ok(())
+    }
+}
+
+/// Checks that the captures generated alone are the captures among all the legal `turns`.
+fn check_captures(position: &mut Position<'_>, turns: &[Turn]) -> Result<(), String> {
+    let mut alone = Vec::new();
+    position.legal_captures(&mut alone);
+    let among: std::collections::HashSet<&Turn> = turns.iter().filter(|t| t.captures).collect();
+    let listed: std::collections::HashSet<&Turn> = alone.iter().collect();
+    match listed.len() == alone.len() && listed == among {
+        true => Ok(()),
+        false => Err(format!(
+            "{} captures generated alone, {} among the {} legal turns",
+            alone.len(),
+            among.len(),
+            turns.len()
+        )),
     }
 }
 

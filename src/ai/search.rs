@@ -18,6 +18,11 @@ const DECIDED: i32 = WIN - 1000;
 const MAX_PLY: usize = 64;
 /// Captures searched beyond the horizon, at most.
 const CAPTURE_PLIES: usize = 6;
+/// The half-width of the window an iteration first searches around the last one's score.
+const ASPIRATION: i32 = 40;
+/// How much more than the piece it takes a capture must be able to win, beyond the horizon,
+/// to be searched where it cannot bring the score up to the window.
+const DELTA_MARGIN: i32 = 200;
 /// Noise added to leaf scores, so that different seeds play different games.
 const NOISE: u64 = 8;
 /// How far apart readings of the clock should be: often enough to stop within a few
@@ -75,6 +80,11 @@ pub struct Searcher {
     repetition_draws: bool,
     /// A turn that gives check is searched one ply deeper: the file has royal pieces.
     check_extends: bool,
+    /// Every capture replaces a piece it could be taken back by, as the attack tables know
+    /// (legality by pins or by making and testing): beyond the horizon, a capture of a piece
+    /// worth less than the capturer, on a square the next player attacks, loses material and
+    /// is not searched.
+    exchanges_read: bool,
 }
 
 /// What a search found.
@@ -174,6 +184,11 @@ impl Searcher {
                     && matches!(condition, crate::compile::EndCondition::Repeated(_))
             }),
             check_extends: rules.derived.royal,
+            exchanges_read: matches!(
+                rules.derived.legality,
+                crate::compile::Legality::Pins | crate::compile::Legality::MakeAndTest
+            ) && rules.captures.custodian.is_empty()
+                && rules.captures.explosion.is_none(),
         }
     }
 
@@ -220,7 +235,7 @@ impl Searcher {
         // Where one generation can outlast the budget, it stops at the deadline too.
         position.set_deadline(self.deadline);
         for depth in 1..=limits.depth.unwrap_or(MAX_PLY).clamp(1, MAX_PLY) {
-            let Some((turn, score)) = self.root(position, &mut root, depth) else {
+            let Some((turn, score)) = self.aspire(position, &mut root, depth, best.score) else {
                 break;
             };
             best = Choice {
@@ -262,30 +277,63 @@ impl Searcher {
         line
     }
 
-    /// One iteration at the root: the best turn and its score, or `None` if time ran out
-    /// before it finished. The best turn moves to the front for the next iteration.
+    /// One iteration, first within a narrow window around the last iteration's score
+    /// (`guess`), again with a full one if the score falls outside it.
+    fn aspire(
+        &mut self,
+        position: &mut Position<'_>,
+        root: &mut [Turn],
+        depth: usize,
+        guess: i32,
+    ) -> Option<(Turn, i32)> {
+        if depth >= 4 && guess.abs() < DECIDED {
+            let (low, high) = (guess - ASPIRATION, guess + ASPIRATION);
+            let (turn, score) = self.root(position, root, depth, low, high)?;
+            if low < score && score < high {
+                return Some((turn, score));
+            }
+        }
+        self.root(position, root, depth, -WIN, WIN)
+    }
+
+    /// One iteration at the root within (`alpha`, `beta`): the best turn and its score, or
+    /// `None` if time ran out before it finished. The first turn is searched with the whole
+    /// window, the others with a null one first, again only if they may be better. The best
+    /// turn moves to the front for the next iteration.
     fn root(
         &mut self,
         position: &mut Position<'_>,
         root: &mut [Turn],
         depth: usize,
+        mut alpha: i32,
+        beta: i32,
     ) -> Option<(Turn, i32)> {
-        let mut alpha = -WIN;
         let mut best = 0;
+        let mut best_score = -WIN;
         for (index, turn) in root.iter().enumerate() {
             position.make(turn);
-            let score = self.value(position, depth - 1, alpha, WIN, 1);
+            let mut score = match index {
+                0 => self.value(position, depth - 1, alpha, beta, 1),
+                _ => self.value(position, depth - 1, alpha, alpha + 1, 1),
+            };
+            if index > 0 && score > alpha && score < beta && !self.stopped {
+                score = self.value(position, depth - 1, alpha, beta, 1);
+            }
             position.unmake();
             if self.stopped {
                 return None;
             }
-            if score > alpha {
-                alpha = score;
+            if score > best_score {
+                best_score = score;
                 best = index;
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
             }
         }
         root[..=best].rotate_right(1);
-        Some((root[0], alpha))
+        Some((root[0], best_score))
     }
 
     /// The position's score for the searching player, within (alpha, beta).
@@ -409,8 +457,15 @@ impl Searcher {
         if index == 0 {
             return self.value(position, full, alpha, beta, ply + 1);
         }
-        let late = index >= 4 && depth >= 3 && !turn.captures && !checks;
-        let reduced = full - usize::from(late);
+        // Late quiet turns, ordered after the captures and the killers, seldom matter: the
+        // later and the deeper, the shallower they are searched.
+        let late = index >= 3 && depth >= 3 && !turn.captures && !checks;
+        let reduction = match late {
+            true => 1 + usize::from(index >= 8 && depth >= 5),
+            false => 0,
+        };
+        // Late is at least three plies deep, so that a reduced search keeps a ply of its own.
+        let reduced = full - reduction;
         let (low, high) = match maximising {
             true => (alpha, alpha + 1),
             false => (beta - 1, beta),
@@ -445,13 +500,23 @@ impl Searcher {
             stand <= alpha
         };
         let done = settled || left == 0 || ply >= self.lists.len() - 1 || self.out_of_time();
-        // Checkmate must be seen even at the horizon, so a player in check always looks on.
-        if done && !(position.rules().derived.royal && position.in_check()) {
+        // Checkmate must be seen even at the horizon, so a player in check always looks on,
+        // at every turn; the others at their captures alone.
+        let checked = position.rules().derived.royal && position.in_check();
+        if done && !checked {
             return stand;
         }
-        let mut list = match self.turns_at(position, ply) {
-            Ok(list) => list,
-            Err(score) => return score,
+        let mut list = match checked {
+            true => match self.turns_at(position, ply) {
+                Ok(list) => list,
+                Err(score) => return score,
+            },
+            false => {
+                let mut list = std::mem::take(&mut self.lists[ply]);
+                position.legal_captures(&mut list);
+                self.stopped |= position.timed_out();
+                list
+            }
         };
         if done {
             self.lists[ply] = list;
@@ -462,7 +527,11 @@ impl Searcher {
         } else {
             beta = beta.min(stand);
         }
-        list.retain(|t| t.captures);
+        let (target, sign) = match maximising {
+            true => (alpha, 1),
+            false => (beta, -1),
+        };
+        list.retain(|turn| turn.captures && !self.futile(position, turn, stand, target, sign));
         self.order(position, &mut list, None, MAX_PLY);
         let mut best = stand;
         for turn in &list {
@@ -485,6 +554,37 @@ impl Searcher {
         }
         self.lists[ply] = list;
         best
+    }
+
+    /// Whether a capture beyond the horizon is not worth searching: one move that takes a
+    /// piece worth less than its own on a square the next player attacks, or one whose
+    /// piece, taken for nothing, cannot bring `stand` up to `target` (for the searching
+    /// player where `sign` is 1, down to it where -1).
+    fn futile(
+        &self,
+        position: &Position<'_>,
+        turn: &Turn,
+        stand: i32,
+        target: i32,
+        sign: i32,
+    ) -> bool {
+        let main = turn.main();
+        if turn.len() != 1 || main.kind != crate::engine::turn::PartKind::Move {
+            return false;
+        }
+        let values = &self.evaluator.values;
+        let worth = |sq: crate::compile::Sq| {
+            let code = position.board().get(sq as usize).copied().unwrap_or(0);
+            position.piece(code).map_or(0, |(kind, _)| values[kind])
+        };
+        let (taken, mover) = (worth(main.to), worth(main.from));
+        // A piece taken to the captor's hand is worth it twice: one side's loss, the other's gain.
+        let gain = taken * (1 + i32::from(position.rules().captures.to_hand));
+        let hopeless = sign * (stand - target) + gain + DELTA_MARGIN < 0;
+        let losing = self.exchanges_read
+            && taken < mover
+            && position.attacked(main.to, position.next_player(position.to_move()));
+        hopeless || losing
     }
 
     /// The score of a position with no turn to search: won, lost, drawn, or too deep.
@@ -595,5 +695,34 @@ impl Searcher {
         };
         self.until_check = self.check_every;
         self.last_check = now;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{fen, moves};
+
+    /// Beyond the horizon, the Queen does not take a Pawn that a Pawn guards, but takes one
+    /// left alone; and a capture of a Pawn far below the window is not searched.
+    #[test]
+    fn captures_that_lose_or_cannot_matter_are_not_searched() {
+        let text = include_str!("../../rules/chess.rules");
+        let parsed = crate::syntax::parse_recovering(text);
+        let checked = crate::check::check(&parsed, text)
+            .checked
+            .expect("chess checks");
+        let rules = crate::compile::compile(&checked).expect("chess plays");
+        let mut position =
+            fen::read(&rules, "4k3/8/4p3/3p3p/8/8/8/3QK3 w - - 0 1").expect("a position");
+        let searcher = Searcher::new(&rules, 1);
+        let mut turn = |text: &str| moves::read(&mut position, text).expect("a legal move");
+        let (guarded, alone) = (turn("d1d5"), turn("d1h5"));
+        assert!(searcher.futile(&position, &guarded, 0, 0, 1));
+        assert!(!searcher.futile(&position, &alone, 0, 0, 1));
+        assert!(searcher.futile(&position, &alone, -1000, 0, 1));
+        // For the opponent, far above the window is as hopeless.
+        assert!(searcher.futile(&position, &alone, 1000, 0, -1));
+        assert!(!searcher.futile(&position, &alone, 50, 0, -1));
     }
 }

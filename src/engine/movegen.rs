@@ -37,7 +37,14 @@ impl<'r> Position<'r> {
         base: &Turn,
         out: &mut Vec<Turn>,
     ) {
-        let sides = self.sides::<B>(player);
+        let mut sides = self.sides::<B>(player);
+        if self.captures_only {
+            // Of the empty squares, only the one a capture en passant lands on.
+            sides.empty &= match self.ep {
+                NO_SQUARE => B::NONE,
+                ep => B::bit(ep),
+            };
+        }
         let start = out.len();
         for from in self.kinds_set::<B>(player, kinds).squares() {
             let code = self.board[from as usize];
@@ -327,11 +334,10 @@ impl<'r> Position<'r> {
             _ => NO_SQUARE,
         };
         let captures = captures || self.flanks(to, moving);
-        self.push_with_promotions(to, moving, out, |mut turn| {
+        self.push_with_promotions(to, moving, out, |turn| {
             turn.captures |= captures;
             turn.passed = passed;
             turn.tag = rule.tag;
-            turn
         });
     }
 
@@ -360,26 +366,25 @@ impl<'r> Position<'r> {
             to,
         };
         self.push_with_promotions(to, moving, out, |turn| {
-            let mut turn = turn.with(take);
+            turn.add(take);
             turn.captures = true;
             turn.tag = rule.tag;
-            turn
         });
     }
 
-    /// Pushes the move, or its promotions, or both, as the promotion rules of the piece say.
+    /// Pushes the move, or its promotions, or both, as the promotion rules of the piece say,
+    /// each finished by `finish`. Each is built where it lies in `out`, not copied there.
     fn push_with_promotions(
         &self,
         to: Sq,
         moving: &Moving<'_>,
         out: &mut Vec<Turn>,
-        finish: impl Fn(Turn) -> Turn,
+        finish: impl Fn(&mut Turn),
     ) {
         let rules = self.rules;
         let &Moving {
             from, code, base, ..
         } = moving;
-        let base = *base;
         let (kind, player) = rules.pieces.split(code);
         let plain = Part {
             kind: PartKind::Move,
@@ -403,20 +408,26 @@ impl<'r> Position<'r> {
                 };
             }
         }
+        let mut push = |part: Part| {
+            out.push(*base);
+            let turn = out.last_mut().expect("just pushed");
+            turn.add(part);
+            finish(turn);
+        };
         let mut remaining = targets;
         while remaining != 0 {
             let target = remaining.trailing_zeros() as usize;
             remaining &= remaining - 1;
             let piece = rules.pieces.code(target, player);
-            out.push(finish(base.with(Part {
+            push(Part {
                 kind: PartKind::Promote,
                 piece,
                 ..plain
-            })));
+            });
         }
         // A compulsory promotion with no choice left leaves no move (grand chess).
         if !forced {
-            out.push(finish(base.with(plain)));
+            push(plain);
         }
     }
 

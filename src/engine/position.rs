@@ -109,6 +109,9 @@ pub struct Position<'r> {
     /// How many legal turns the player to move has, when the start of the turn already
     /// counted them, with the depth of made turns the count belongs to.
     pub(super) ready_count: Option<(usize, u64)>,
+    /// Set while [`Position::legal_captures`] generates: moves to empty squares and drops
+    /// are not generated.
+    pub(super) captures_only: bool,
     /// Whether each square is an open gate (kept when a turn may gate).
     pub(super) gates: Vec<bool>,
     /// Whether some position's turns were cut short at [`MAX_TURNS`](crate::limits::MAX_TURNS):
@@ -158,6 +161,7 @@ impl<'r> Position<'r> {
             scratch: Vec::new(),
             ready: None,
             ready_count: None,
+            captures_only: false,
             gates: vec![false; if rules.derived.gates { squares } else { 0 }],
             turns_overflowed: false,
             deadline: None,

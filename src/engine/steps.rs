@@ -5,7 +5,7 @@
 use super::position::Position;
 use super::turn::{Part, PartKind, Turn};
 use crate::compile::turns::{Action, ArrowCase, Coinciding, DropZone, Plan, Step, Trigger, tiers};
-use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Sq};
+use crate::compile::{BLOCKED, EMPTY, EndCondition, NO_SQUARE, Sq};
 use crate::limits::MAX_TURNS;
 
 /// What a generation asks for: whose turns, which kinds may move, and how many are enough.
@@ -36,6 +36,29 @@ impl<'r> Position<'r> {
     pub fn legal_turns(&mut self, out: &mut Vec<Turn>) {
         self.generate_legal(out);
         self.clear_if_ended(out);
+    }
+
+    /// The legal turns of the player to move that capture, into `out` (cleared first): the
+    /// turns of [`Position::legal_turns`] that capture, in the same order. Where every turn is
+    /// one move or drop and a capture lands on the piece it takes (or takes en passant), the
+    /// moves to empty squares and the drops are never generated.
+    pub fn legal_captures(&mut self, out: &mut Vec<Turn>) {
+        let derived = &self.rules.derived;
+        // The early ends of a counted ruleset do not look at the turns, but for an immobilized
+        // piece, which only the whole list can tell.
+        let landing = derived.countable
+            && self.rules.captures.custodian.is_empty()
+            && !(derived.early_ends.iter()).any(|c| matches!(c, EndCondition::Immobilized(_)));
+        match landing && self.ready.is_none() {
+            true => {
+                self.captures_only = true;
+                self.ways(out);
+                self.captures_only = false;
+                self.clear_if_ended(out);
+            }
+            false => self.legal_turns(out),
+        }
+        out.retain(|turn| turn.captures);
     }
 
     /// Every legal way of making a turn, into `out` (cleared first): where two ways make the
@@ -326,6 +349,7 @@ impl<'r> Position<'r> {
             Action::Move { pieces } => {
                 self.piece_moves(player, pieces & request.movers, &partial, out)
             }
+            Action::Drop { .. } if self.captures_only => {}
             Action::Drop { pieces, zone } => self.drop_turns(player, *pieces, *zone, partial, out),
             Action::Gate { pieces, zone } => self.gate_turns(request, *pieces, *zone, partial, out),
             Action::Shoot(cases) => self.arrows(player, cases, partial, out),

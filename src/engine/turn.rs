@@ -75,9 +75,15 @@ impl Turn {
     }
 
     pub fn with(mut self, part: Part) -> Self {
+        self.add(part);
+        self
+    }
+
+    /// Adds `part` where the turn stands: in a list, this spares the copy of a turn just
+    /// written part by part, which the processor cannot forward from its stores.
+    pub fn add(&mut self, part: Part) {
         self.parts[self.len as usize] = part;
         self.len += 1;
-        self
     }
 
     pub fn parts(&self) -> &[Part] {
