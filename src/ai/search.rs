@@ -80,11 +80,15 @@ pub struct Searcher {
     repetition_draws: bool,
     /// A turn that gives check is searched one ply deeper: the file has royal pieces.
     check_extends: bool,
-    /// Every capture replaces a piece it could be taken back by, as the attack tables know
-    /// (legality by pins or by making and testing): beyond the horizon, a capture of a piece
-    /// worth less than the capturer, on a square the next player attacks, loses material and
-    /// is not searched.
+    /// Every capture replaces the one piece it takes, and could be taken back as the attack
+    /// tables know (legality by pins or by making and testing; no custodian capture, explosion
+    /// or trigger): beyond the horizon, a capture's worth is read from the two pieces (see
+    /// [`Searcher::futile`]).
     exchanges_read: bool,
+    /// Beyond the horizon, a player not in check needs its captures alone: the file is won by
+    /// royal pieces, every turn is one move or drop, and nothing but a draw ends a game while
+    /// moves remain, so that an empty list of all turns only a check could make a loss.
+    captures_alone: bool,
 }
 
 /// What a search found.
@@ -188,7 +192,13 @@ impl Searcher {
                 rules.derived.legality,
                 crate::compile::Legality::Pins | crate::compile::Legality::MakeAndTest
             ) && rules.captures.custodian.is_empty()
-                && rules.captures.explosion.is_none(),
+                && rules.captures.explosion.is_none()
+                && rules.turns.triggers.is_empty(),
+            captures_alone: rules.derived.royal
+                && rules.derived.countable
+                && (rules.endings.rules.iter()).all(|&(outcome, condition)| {
+                    outcome == crate::compile::Outcome::Draw || !condition.ends_early()
+                }),
         }
     }
 
@@ -501,12 +511,12 @@ impl Searcher {
         };
         let done = settled || left == 0 || ply >= self.lists.len() - 1 || self.out_of_time();
         // Checkmate must be seen even at the horizon, so a player in check always looks on,
-        // at every turn; the others at their captures alone.
+        // at every turn; the others at their captures alone where that is all they need.
         let checked = position.rules().derived.royal && position.in_check();
         if done && !checked {
             return stand;
         }
-        let mut list = match checked {
+        let mut list = match checked || !self.captures_alone {
             true => match self.turns_at(position, ply) {
                 Ok(list) => list,
                 Err(score) => return score,
@@ -556,10 +566,10 @@ impl Searcher {
         best
     }
 
-    /// Whether a capture beyond the horizon is not worth searching: one move that takes a
-    /// piece worth less than its own on a square the next player attacks, or one whose
-    /// piece, taken for nothing, cannot bring `stand` up to `target` (for the searching
-    /// player where `sign` is 1, down to it where -1).
+    /// Whether a capture beyond the horizon is not worth searching, where captures are read
+    /// from the two pieces: one move that takes a piece worth less than its own on a square
+    /// the next player attacks, or one whose piece, taken for nothing, cannot bring `stand`
+    /// up to `target` (for the searching player where `sign` is 1, down to it where -1).
     fn futile(
         &self,
         position: &Position<'_>,
@@ -581,10 +591,9 @@ impl Searcher {
         // A piece taken to the captor's hand is worth it twice: one side's loss, the other's gain.
         let gain = taken * (1 + i32::from(position.rules().captures.to_hand));
         let hopeless = sign * (stand - target) + gain + DELTA_MARGIN < 0;
-        let losing = self.exchanges_read
-            && taken < mover
-            && position.attacked(main.to, position.next_player(position.to_move()));
-        hopeless || losing
+        let losing =
+            taken < mover && position.attacked(main.to, position.next_player(position.to_move()));
+        self.exchanges_read && (hopeless || losing)
     }
 
     /// The score of a position with no turn to search: won, lost, drawn, or too deep.
@@ -703,16 +712,17 @@ mod tests {
     use super::*;
     use crate::notation::{fen, moves};
 
+    fn compiled(text: &str) -> crate::compile::Ruleset {
+        let parsed = crate::syntax::parse_recovering(text);
+        let checked = crate::check::check(&parsed, text).checked;
+        crate::compile::compile(&checked.expect("the file checks")).expect("the file plays")
+    }
+
     /// Beyond the horizon, the Queen does not take a Pawn that a Pawn guards, but takes one
     /// left alone; and a capture of a Pawn far below the window is not searched.
     #[test]
     fn captures_that_lose_or_cannot_matter_are_not_searched() {
-        let text = include_str!("../../rules/chess.rules");
-        let parsed = crate::syntax::parse_recovering(text);
-        let checked = crate::check::check(&parsed, text)
-            .checked
-            .expect("chess checks");
-        let rules = crate::compile::compile(&checked).expect("chess plays");
+        let rules = compiled(include_str!("../../rules/chess.rules"));
         let mut position =
             fen::read(&rules, "4k3/8/4p3/3p3p/8/8/8/3QK3 w - - 0 1").expect("a position");
         let searcher = Searcher::new(&rules, 1);
@@ -724,5 +734,21 @@ mod tests {
         // For the opponent, far above the window is as hopeless.
         assert!(searcher.futile(&position, &alone, 1000, 0, -1));
         assert!(!searcher.futile(&position, &alone, 50, 0, -1));
+    }
+
+    /// At the horizon, a position whose player has no turn left (White's Amazon walled in) is
+    /// lost, not scored by the board: a game not won by royal pieces lists every turn there.
+    #[test]
+    fn a_game_lost_at_the_horizon_is_seen_lost() {
+        let rules = compiled(include_str!("../../rules/yagbap.rules"));
+        let walled = "a9/10/10/10/10/10/10/1*8/***7/A*8[] w - - 0 43 phase=play turns=21,21";
+        let mut position = fen::read(&rules, walled).expect("a position");
+        let mut searcher = Searcher::new(&rules, 1);
+        searcher.me = 0;
+        let score = searcher.captures(&mut position, -WIN, WIN, 1, CAPTURE_PLIES);
+        assert!(score <= -DECIDED, "scored {score}");
+        assert!(!searcher.captures_alone);
+        let chess = compiled(include_str!("../../rules/chess.rules"));
+        assert!(Searcher::new(&chess, 1).captures_alone);
     }
 }
