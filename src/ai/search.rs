@@ -582,11 +582,7 @@ impl Searcher {
         if turn.len() != 1 || main.kind != crate::engine::turn::PartKind::Move {
             return false;
         }
-        let values = &self.evaluator.values;
-        let worth = |sq: crate::compile::Sq| {
-            let code = position.board().get(sq as usize).copied().unwrap_or(0);
-            position.piece(code).map_or(0, |(kind, _)| values[kind])
-        };
+        let worth = |sq| self.worth_on(position, sq);
         let (taken, mover) = (worth(main.to), worth(main.from));
         // A piece taken to the captor's hand is worth it twice: one side's loss, the other's gain.
         let gain = taken * (1 + i32::from(position.rules().captures.to_hand));
@@ -611,15 +607,17 @@ impl Searcher {
         self.evaluator.score(position, self.me, &mut self.scratch) + (noise % NOISE) as i32
     }
 
+    /// The value of the piece on `sq`; nothing for an empty or blocked square.
+    fn worth_on(&self, position: &Position<'_>, sq: crate::compile::Sq) -> i32 {
+        let code = position.board().get(sq as usize).copied().unwrap_or(0);
+        (position.piece(code)).map_or(0, |(kind, _)| self.evaluator.values[kind])
+    }
+
     /// Puts the remembered best turn first, then captures of the most valuable pieces by the
     /// least valuable, then the quiet turns that cut off at this ply, then the rest by history.
     fn order(&self, position: &Position<'_>, list: &mut [Turn], first: Option<Turn>, ply: usize) {
-        let values = &self.evaluator.values;
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
-        let worth = |sq: crate::compile::Sq| {
-            let code = position.board().get(sq as usize).copied().unwrap_or(0);
-            position.piece(code).map_or(0, |(kind, _)| values[kind])
-        };
+        let worth = |sq| self.worth_on(position, sq);
         let gain = |turn: &Turn| -> i64 {
             if Some(*turn) == first {
                 return i64::MAX;

@@ -5,7 +5,7 @@
 use super::position::Position;
 use super::turn::{Part, PartKind, Turn};
 use crate::compile::turns::{Action, ArrowCase, Coinciding, DropZone, Plan, Step, Trigger, tiers};
-use crate::compile::{BLOCKED, EMPTY, EndCondition, NO_SQUARE, Sq};
+use crate::compile::{BLOCKED, EMPTY, NO_SQUARE, Sq};
 use crate::limits::MAX_TURNS;
 
 /// What a generation asks for: whose turns, which kinds may move, and how many are enough.
@@ -43,13 +43,8 @@ impl<'r> Position<'r> {
     /// one move or drop and a capture lands on the piece it takes (or takes en passant), the
     /// moves to empty squares and the drops are never generated.
     pub fn legal_captures(&mut self, out: &mut Vec<Turn>) {
-        let derived = &self.rules.derived;
-        // The early ends of a counted ruleset do not look at the turns, but for an immobilized
-        // piece, which only the whole list can tell.
-        let landing = derived.countable
-            && self.rules.captures.custodian.is_empty()
-            && !(derived.early_ends.iter()).any(|c| matches!(c, EndCondition::Immobilized(_)));
-        match landing && self.ready.is_none() {
+        // A countable ruleset has neither custodian captures nor an end that reads the turns.
+        match self.rules.derived.countable && self.ready.is_none() {
             true => {
                 self.captures_only = true;
                 self.ways(out);
