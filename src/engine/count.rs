@@ -180,16 +180,6 @@ impl Position<'_> {
         legal as u64
     }
 
-    /// Whether a move from `from` to `to`, of the player whose sides these are, captures by
-    /// custodian capture.
-    fn flanks_from<B: Bitboard>(&self, to: Sq, from: Sq, sides: &Sides<B>) -> bool {
-        let rules = self.rules;
-        !rules.captures.custodian.is_empty()
-            && (rules.bits.neighbours::<B>(to) & sides.enemies).any()
-            && (rules.captures.custodian[sides.player].iter())
-                .any(|&line| self.flanked(to, line, sides.player, from).is_some())
-    }
-
     /// How many legal turns the player to move has, counted from the list of them.
     fn count_built_turns(&mut self) -> u64 {
         let mut turns = self.scratch.pop().unwrap_or_default();

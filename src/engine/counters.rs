@@ -4,7 +4,7 @@
 use super::position::Position;
 use super::turn::Turn;
 use crate::compile::Sq;
-use crate::compile::counters::Event;
+use crate::compile::counters::{Counter, Event};
 use crate::geometry::relative;
 use crate::limits::MAX_PLAYERS;
 
@@ -46,26 +46,28 @@ impl<'r> Position<'r> {
     }
 
     fn count_events_of(&mut self, player: usize, turn_events: &TurnEvents<'_>) {
+        let counters = &self.rules.turns.counters;
         let mut checked = None;
-        for index in 0..self.rules.turns.counters.len() {
-            let value = self.counted(index, player, turn_events, &mut checked);
-            if value != self.counter(player, index) {
-                self.set_counter(player, index, value);
+        for (index, counter) in counters.iter().enumerate() {
+            let value = self.counter(player, index);
+            let counted = self.counted(counter, value, player, turn_events, &mut checked);
+            if counted != value {
+                self.set_counter(player, index, counted);
             }
         }
     }
 
-    /// A counter's value for `player` after a turn: changed by the first rule whose event the
-    /// turn brought about.
+    /// The value `counter`, now at `value` for `player`, takes after a turn: changed by the
+    /// first rule whose event the turn brought about.
+    #[inline]
     fn counted(
         &mut self,
-        index: usize,
+        counter: &Counter,
+        value: u16,
         player: usize,
         turn: &TurnEvents<'_>,
         checked: &mut Option<bool>,
     ) -> u16 {
-        let counter = &self.rules.turns.counters[index];
-        let value = self.counter(player, index);
         let action = counter.rules.iter().find_map(|&(event, action)| {
             self.happened(event, player, turn, checked)
                 .then_some(action)
@@ -75,6 +77,7 @@ impl<'r> Position<'r> {
 
     /// Whether a turn brought `event` about for `player`; whether the player is checked is
     /// worked out once, when first asked.
+    #[inline]
     fn happened(
         &mut self,
         event: Event,
@@ -84,11 +87,10 @@ impl<'r> Position<'r> {
     ) -> bool {
         match event {
             Event::Move(directions) => {
-                let forward = self.rules.players.forward[player];
                 player == turn.mover
-                    && turn
-                        .moved
-                        .is_some_and(|d| directions.selects(relative(forward, d)))
+                    && turn.moved.is_some_and(|d| {
+                        directions.selects(relative(self.rules.players.forward[player], d))
+                    })
             }
             Event::Lost(kinds) => turn.lost[player] & kinds != 0,
             Event::Checked => {
@@ -170,10 +172,11 @@ impl<'r> Position<'r> {
                 moved: turn.last_move().map(|m| self.displacement(m.from, m.to)),
                 lost: &no_losses[..rules.players.count()],
             };
-            return (0..rules.turns.counters.len()).all(|index| {
-                rules.turns.counters[index]
-                    .limit
-                    .is_none_or(|limit| self.counted(index, player, &events, &mut None) <= limit)
+            return (rules.turns.counters.iter().enumerate()).all(|(index, counter)| {
+                counter.limit.is_none_or(|limit| {
+                    let value = self.counter(player, index);
+                    self.counted(counter, value, player, &events, &mut None) <= limit
+                })
             });
         }
         self.make_as(turn, player);

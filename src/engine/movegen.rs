@@ -200,7 +200,8 @@ impl<'r> Position<'r> {
         let (empty, enemies) = self.rule_targets(rule, moving.from, sides);
         if rule.mode.moves() {
             for to in empty.squares() {
-                self.push_move(to, rule, false, moving, out);
+                let flanks = self.flanks_from(to, moving.from, sides);
+                self.push_move(to, rule, flanks, moving, out);
             }
         }
         let ep = self.ep;
@@ -333,7 +334,6 @@ impl<'r> Position<'r> {
             Some(&v) if rule.passable => self.rules.geometry.step(v, moving.from),
             _ => NO_SQUARE,
         };
-        let captures = captures || self.flanks(to, moving);
         self.push_with_promotions(to, moving, out, |turn| {
             turn.captures |= captures;
             turn.passed = passed;
@@ -341,13 +341,14 @@ impl<'r> Position<'r> {
         });
     }
 
-    /// Whether the piece's move to `to` captures by custodian capture.
-    fn flanks(&self, to: Sq, moving: &Moving<'_>) -> bool {
+    /// Whether a move of `sides.player`'s piece from `from` to `to` captures by custodian
+    /// capture: a move next to no enemy piece captures none.
+    pub(super) fn flanks_from<B: Bitboard>(&self, to: Sq, from: Sq, sides: &Sides<B>) -> bool {
         let rules = self.rules;
         !rules.captures.custodian.is_empty()
-            && rules.captures.custodian[moving.player]
-                .iter()
-                .any(|&line| self.flanked(to, line, moving.player, moving.from).is_some())
+            && (rules.bits.neighbours::<B>(to) & sides.enemies).any()
+            && (rules.captures.custodian[sides.player].iter())
+                .any(|&line| self.flanked(to, line, sides.player, from).is_some())
     }
 
     fn push_en_passant(&self, to: Sq, rule: &Gen, moving: &Moving<'_>, out: &mut Vec<Turn>) {

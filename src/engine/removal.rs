@@ -82,8 +82,12 @@ impl<'r> Position<'r> {
         by: usize,
         plans: Option<&'r [Plan]>,
     ) -> Option<bool> {
-        let royal = self.royal_set::<B>(victim).lowest();
-        let (mover, placement) = self.remover::<B>(victim, by, plans)?;
+        let royals = self.royal_set::<B>(victim);
+        if royals.count() != 1 {
+            return None;
+        }
+        let royal = royals.lowest();
+        let (mover, placement) = self.remover::<B>(by, plans)?;
         let unplaced = placement.is_none_or(|step| step.optional);
         Some(
             (unplaced && self.removes_at(royal, victim, &mover))
@@ -123,19 +127,17 @@ impl<'r> Position<'r> {
         found
     }
 
-    /// Who would remove `victim`'s royal piece with a turn of `plans` (or a plain move), as
-    /// the board stands, and the placement they may make first; none where that cannot be
-    /// read: the victim has several royal pieces or none, or a turn of `by` may do more.
+    /// Who would remove a royal piece of the victim's, one alone on the board, with a turn of
+    /// `plans` (or a plain move), as the board stands, and the placement they may make first;
+    /// none where that cannot be read: a turn of `by` may do more.
     fn remover<B: Bitboard>(
         &self,
-        victim: usize,
         by: usize,
         plans: Option<&'r [Plan]>,
     ) -> Option<(Mover<B>, Option<&'r Step>)> {
         // A trigger fires only while every player keeps a royal piece.
         let triggers = !self.rules.turns.triggers.is_empty();
-        if self.royal_set::<B>(victim).count() != 1 || (triggers && !self.royal_set::<B>(by).any())
-        {
+        if triggers && !self.royal_set::<B>(by).any() {
             return None;
         }
         let shape = match plans {
@@ -197,7 +199,7 @@ impl<'r> Position<'r> {
             return None;
         }
         let royal = royal.lowest();
-        let (remover, None) = self.remover::<B>(player, opponent, Some(plans))? else {
+        let (remover, None) = self.remover::<B>(opponent, Some(plans))? else {
             return None;
         };
         let removable = self.removes_at(royal, player, &remover);
@@ -231,9 +233,10 @@ impl<'r> Position<'r> {
             // One step further than a rule reaches: a piece arriving there may move next to
             // their royal piece, beside a partner of a custodian capture.
             proof.touchy |= self.next_to_reach::<B>(theirs.lowest());
+            let present = self.kinds_on_board::<B>(opponent);
             for (index, trigger) in rules.turns.triggers.iter().enumerate() {
                 if removal_groups(trigger)
-                    .is_some_and(|g| self.group_may_hold_royal::<B>(g, opponent, player))
+                    .is_some_and(|g| self.group_may_hold_royal::<B>(g, present, opponent, player))
                 {
                     proof.approach |=
                         rules
@@ -317,12 +320,15 @@ impl<'r> Position<'r> {
     /// of its kinds where one move could set it off.
     fn triggers_near<B: Bitboard>(&self, by: usize, victim: usize) -> bool {
         let rules = self.rules;
-        self.near_any_trigger::<B>(by)
-            && (rules.turns.triggers.iter().enumerate()).any(|(index, trigger)| {
-                self.near_trigger::<B>(index, by, rules.pieces.all()).any()
-                    && removal_groups(trigger)
-                        .is_some_and(|g| self.group_may_hold_royal::<B>(g, victim, by))
-            })
+        if !self.near_any_trigger::<B>(by) {
+            return false;
+        }
+        let present = self.kinds_on_board::<B>(victim);
+        (rules.turns.triggers.iter().enumerate()).any(|(index, trigger)| {
+            self.near_trigger::<B>(index, by, rules.pieces.all()).any()
+                && removal_groups(trigger)
+                    .is_some_and(|g| self.group_may_hold_royal::<B>(g, present, victim, by))
+        })
     }
 
     /// Whether some piece of `by` stands where it might enter some trigger's zone in one move:
@@ -440,6 +446,7 @@ impl<'r> Position<'r> {
         if !self.near_any_trigger::<B>(by) {
             return false;
         }
+        let present = self.kinds_on_board::<B>(victim);
         for (index, trigger) in rules.turns.triggers.iter().enumerate() {
             let near = self.near_trigger::<B>(index, by, mover.kinds);
             if near.is_empty() {
@@ -448,7 +455,7 @@ impl<'r> Position<'r> {
             let Some(groups) = removal_groups(trigger) else {
                 continue;
             };
-            if !self.group_may_hold_royal::<B>(groups, victim, by) {
+            if !self.group_may_hold_royal::<B>(groups, present, victim, by) {
                 continue;
             }
             let zone = rules.zones.squares::<B>(trigger.zone, by);
@@ -474,16 +481,16 @@ impl<'r> Position<'r> {
     }
 
     /// Whether the group a removal of `groups` chooses from may, after some move of `by`,
-    /// hold a royal kind. Captures only take kinds away, so the group chosen can only move
-    /// down the list; it stays where it is while the victim has more pieces of the kinds
-    /// that choose it than one move can take.
+    /// hold a royal kind, `present` being the kinds `victim` has on the board. Captures only
+    /// take kinds away, so the group chosen can only move down the list; it stays where it is
+    /// while the victim has more pieces of the kinds that choose it than one move can take.
     fn group_may_hold_royal<B: Bitboard>(
         &self,
         groups: &[(u64, u64)],
+        present: u64,
         victim: usize,
         by: usize,
     ) -> bool {
-        let present = self.kinds_on_board::<B>(victim);
         let Some(first) = groups.iter().position(|(select, _)| present & select != 0) else {
             return false;
         };

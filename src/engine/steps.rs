@@ -230,7 +230,11 @@ impl<'r> Position<'r> {
         options.clear();
         self.choices(request, &step.action, partial, &mut options);
         for option in &options {
-            self.carry_on(request, option, partial.len(), triggers, rest, out);
+            // Most moves enter no trigger's zone and finish the turn as they are.
+            match rest.is_empty() && self.entered_trigger(request.player, option).is_none() {
+                true if out.len() < request.enough.min(MAX_TURNS) => out.push(*option),
+                _ => self.carry_on(request, option, partial.len(), triggers, rest, out),
+            }
         }
         self.scratch.push(options);
     }
