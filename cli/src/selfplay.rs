@@ -12,6 +12,7 @@ use fairy::engine::outcome::Cause;
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Instant;
 
 #[derive(Args)]
 pub struct SelfplayArgs {
@@ -56,6 +57,9 @@ struct GameResult {
     /// What ended the game; `None` when it was stopped at the ply limit.
     cause: Option<Cause>,
     plies: u32,
+    /// How far past its think time each computer turn took, in milliseconds (negative where
+    /// the search ended early).
+    past_think: Vec<f64>,
 }
 
 /// What the thread that reports hears from the workers and from Ctrl-C.
@@ -107,7 +111,28 @@ struct Report {
     endings: Vec<EndingCount>,
     lengths: Lengths,
     first_mover: FirstMover,
+    /// How well the computer kept its think time; none without a computer seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    think_time: Option<ThinkTime>,
 }
+
+/// How long the computer's turns took against its think time.
+#[derive(Serialize)]
+struct ThinkTime {
+    /// The computer turns timed.
+    turns: usize,
+    /// The share of them that took at most their think time and [`THINK_MARGIN_MS`].
+    within_margin: f64,
+    margin_ms: f64,
+    /// How far past its think time a turn took, in milliseconds: the median, the 99th
+    /// percentile and the longest.
+    past_median_ms: f64,
+    past_p99_ms: f64,
+    past_max_ms: f64,
+}
+
+/// What a computer turn may take beyond its think time and still count as keeping it.
+const THINK_MARGIN_MS: f64 = 20.0;
 
 #[derive(Serialize)]
 struct SeatReport {
@@ -308,6 +333,7 @@ fn play_one(
         })
         .collect();
     let mut position = Position::start(rules);
+    let mut past_think = Vec::new();
     for ply in 0..args.max_plies {
         if let Some(ending) = position.ending() {
             return Some(GameResult {
@@ -316,12 +342,17 @@ fn play_one(
                 cause: Some(ending.cause()),
                 plies: ply,
                 turned,
+                past_think,
             });
         }
-        let mover = position.to_move();
-        let Some(turn) = players[mover].choose(&mut position) else {
+        let player = &mut players[position.to_move()];
+        let started = Instant::now();
+        let Some(turn) = player.choose(&mut position) else {
             break;
         };
+        if let Some(think) = player.think() {
+            past_think.push((started.elapsed().as_secs_f64() - think.as_secs_f64()) * 1000.0);
+        }
         if position.turns_overflowed() {
             return None;
         }
@@ -333,6 +364,7 @@ fn play_one(
         cause: None,
         plies: args.max_plies,
         turned,
+        past_think,
     })
 }
 
@@ -391,7 +423,26 @@ fn summarise(
         endings,
         lengths: lengths(results),
         first_mover: first_mover(rules.players.count(), results),
+        think_time: think_time(results),
     }
+}
+
+/// How the computer's turns of every game kept their think time; none if it had no turn.
+fn think_time(results: &[GameResult]) -> Option<ThinkTime> {
+    let mut past: Vec<f64> = (results.iter())
+        .flat_map(|r| r.past_think.iter().copied())
+        .collect();
+    past.sort_by(f64::total_cmp);
+    let n = past.len();
+    let at = |share: f64| past[((n - 1) as f64 * share).round() as usize];
+    (n > 0).then(|| ThinkTime {
+        turns: n,
+        within_margin: past.iter().filter(|&&p| p <= THINK_MARGIN_MS).count() as f64 / n as f64,
+        margin_ms: THINK_MARGIN_MS,
+        past_median_ms: at(0.5),
+        past_p99_ms: at(0.99),
+        past_max_ms: past[n - 1],
+    })
 }
 
 /// Wins, draws and losses of whoever sat at `seat_in(game)` in each game.
@@ -535,6 +586,18 @@ fn text_report(report: &Report) -> String {
         100.0 * f.low,
         100.0 * f.high
     );
+    if let Some(t) = &report.think_time {
+        out += &format!(
+            "\nthink time: {:.1}% of {} computer turns within it + {} ms; past it by {:+.1} ms \
+             (median), {:+.1} ms (99th percentile), {:+.1} ms (longest)\n",
+            100.0 * t.within_margin,
+            t.turns,
+            t.margin_ms,
+            t.past_median_ms,
+            t.past_p99_ms,
+            t.past_max_ms
+        );
+    }
     out
 }
 

@@ -457,6 +457,38 @@ fn selfplay_json_adds_up() {
         .map(|e| e["games"].as_u64().expect("a count"))
         .sum();
     assert_eq!(ended, games);
+    let think = &report["think_time"];
+    let turns = think["turns"].as_u64().expect("the computer turns timed");
+    let mean = report["lengths"]["mean"].as_f64().expect("a mean length");
+    let plies = (mean * games as f64).round() as u64;
+    assert!((1..=plies).contains(&turns), "{think}");
+    let within = think["within_margin"].as_f64().expect("a share");
+    assert!((0.0..=1.0).contains(&within), "{think}");
+    let past = |k: &str| think[k].as_f64().expect("milliseconds");
+    assert!(past("past_median_ms") <= past("past_p99_ms"), "{think}");
+    assert!(past("past_p99_ms") <= past("past_max_ms"), "{think}");
+}
+
+/// Without a computer seat there is no think time to report.
+#[test]
+fn selfplay_of_random_players_times_no_turn() {
+    let args = [
+        "selfplay",
+        "rules/chess.rules",
+        "--games",
+        "2",
+        "--max-plies",
+        "10",
+        "--seat",
+        "1=random",
+        "--seat",
+        "2=random",
+        "--json",
+    ];
+    let (code, out, err) = fairy(&args, "");
+    assert_eq!(code, Some(0), "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert!(report.get("think_time").is_none(), "{out}");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -27,6 +27,14 @@ impl Player {
         Player::Random(Random::new(seed))
     }
 
+    /// How long the player thinks per turn: none for the random player.
+    pub fn think(&self) -> Option<Duration> {
+        match self {
+            Player::Computer(_, think) => Some(*think),
+            Player::Random(_) => None,
+        }
+    }
+
     /// A legal turn for the player to move, or `None` if the game is over.
     pub fn choose(&mut self, position: &mut Position<'_>) -> Option<Turn> {
         match self {
