@@ -153,16 +153,52 @@ fn piece_values_keep_the_classical_order() {
     }
 }
 
+/// A piece that moves to any empty square but captures nothing (Ghostarelay's Ghost) reaches
+/// far more squares than a Queen, yet is worth less than one; a piece that captures anywhere
+/// (the Warlord) keeps the worth of its captures.
+#[test]
+fn moving_far_without_capturing_is_not_worth_a_queen() {
+    let rules = ruleset("ghostarelay");
+    let values = fairy::ai::eval::Evaluator::new(&rules).values;
+    let value = |name: &str| {
+        let kind = rules.pieces.kinds.iter().position(|k| k.name == name);
+        values[kind.expect("a kind of Ghostarelay")]
+    };
+    assert!(value("Ghost") < value("Queen"), "{values:?}");
+    assert!(value("Ghost") > value("Pawn"), "{values:?}");
+    assert!(value("Warlord") > value("Queen"), "{values:?}");
+}
+
+/// The first player's terms of the evaluation in the position `text`.
+fn white_terms(
+    rules: &fairy::compile::Ruleset,
+    evaluator: &fairy::ai::eval::Evaluator,
+    text: &str,
+) -> fairy::ai::eval::Terms {
+    let position = fen::read(rules, text).expect("a valid position");
+    evaluator.terms(&position, &mut Vec::new())[0]
+}
+
+/// A piece that removes an enemy piece when it enters a zone (Amphora's telekinesis on the
+/// far rank) is worth more the nearer it stands: a Pawn one step from the far rank against
+/// one five steps away, each with three moves.
+#[test]
+fn nearing_a_removing_zone_is_worth_something() {
+    let rules = ruleset("amphora");
+    let evaluator = fairy::ai::eval::Evaluator::new(&rules);
+    let placement = |text: &str| white_terms(&rules, &evaluator, text).placement;
+    let near = placement("2k2/1P1/5/7/7/5/3/2K2[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0");
+    let far = placement("2k2/3/5/7/7/2P2/3/2K2[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0");
+    assert!(near > far + 10, "near {near}, far {far}");
+}
+
 /// While the opponent keeps its pieces, the King is safer castled behind its pawns than in
 /// the middle of the board; with the board bare but for Kings and a pawn, the centre is better.
 #[test]
 fn the_king_hides_in_the_middlegame_and_walks_in_the_ending() {
     let rules = ruleset("chess");
     let evaluator = fairy::ai::eval::Evaluator::new(&rules);
-    let safety = |text: &str| {
-        let position = fen::read(&rules, text).expect("a valid position");
-        evaluator.terms(&position, &mut Vec::new())[0].royal_safety
-    };
+    let safety = |text: &str| white_terms(&rules, &evaluator, text).royal_safety;
     let castled = safety("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w kq - 0 1");
     let walked = safety("rnbqkbnr/pppppppp/8/8/4K3/8/PPPPPPPP/RNBQ3R w kq - 0 1");
     assert!(castled > walked + 50, "castled {castled}, walked {walked}");

@@ -4,9 +4,11 @@
 //!   moves is measured on random boards a third full (half its own pieces, half the enemy's),
 //!   where a slider's long lines count for less than on an empty board, and raised to a power
 //!   above one, since a piece that reaches more also combines its threats. Calibrated once on
-//!   chess (see [`VALUE_POWER`]); every other game gets the same formula.
+//!   chess (see [`VALUE_POWER`]); every other game gets the same formula. A kind that moves
+//!   far but captures little is valued by what its captures imply (see [`reaches_in_play`]).
 //! - **Placement**: each square adds what the piece reaches from there beyond its average; a
-//!   piece that promotes gains as its own moves bring it nearer the zone.
+//!   piece that promotes gains as its own moves bring it nearer the zone, and so does one
+//!   that sets off a trigger removing an enemy piece as it enters a zone.
 //! - **Royal safety**: while the others keep their material, a royal piece prefers squares
 //!   where it reaches little (the edge, behind its pieces) and own pieces beside it; as their
 //!   material goes, it turns to the centre. Being attacked by the next player costs.
@@ -17,6 +19,7 @@
 //! Where having no moves or no pieces wins, material and placement are a burden and count
 //! against their owner.
 
+use crate::compile::turns::Action;
 use crate::compile::{EndCondition, Outcome, Ruleset, Sq};
 use crate::engine::probe::ProbeBoard;
 use crate::engine::{Position, Turn};
@@ -36,6 +39,9 @@ const DENSITY_PERCENT: u64 = 33;
 /// [`MIN_BOARDS`]): few boards give a slider's value a wide spread.
 const SAMPLED_SQUARES: usize = 4096;
 const MIN_BOARDS: usize = 4;
+/// How far a kind's moves may outnumber what its captures imply before they stop counting
+/// (see [`reaches_in_play`]): slack enough for every piece of chess.
+const CAPTURE_SLACK: f64 = 2.0;
 /// Worth of one more move from a square than the kind's average.
 const PER_SQUARE_MOVE: i32 = 4;
 /// The share of the gain of promoting counted per step nearer the zone: the gain divided by
@@ -106,7 +112,7 @@ impl Evaluator {
         let squares = rules.geometry.squares();
         let kinds = rules.pieces.kinds.len();
         let royal: Vec<bool> = rules.pieces.kinds.iter().map(|k| k.royal).collect();
-        let reaches = average_reaches(rules);
+        let reaches = reaches_in_play(rules, &average_reaches(rules), &royal);
         let values: Vec<i32> = (0..kinds)
             .map(|kind| match royal[kind] {
                 true => 0,
@@ -120,10 +126,10 @@ impl Evaluator {
             for player in 0..players {
                 let code = rules.pieces.code(kind, player);
                 let reach: Vec<i32> = (0..squares)
-                    .map(|sq| empty.reach(code, sq as Sq) as i32)
+                    .map(|sq| empty.reach(code, sq as Sq).moves as i32)
                     .collect();
                 let average = reach.iter().sum::<i32>() / reach.len().max(1) as i32;
-                let progress = promotion_progress(rules, &mut empty, kind, player, &values);
+                let progress = zone_gains(rules, &mut empty, kind, player, &values);
                 for sq in 0..squares {
                     let row = (kind * players + player) * squares + sq;
                     let spread = PER_SQUARE_MOVE * (reach[sq] - average);
@@ -260,55 +266,120 @@ fn value_of(reach: f64) -> i32 {
     (VALUE_SCALE * reach.powf(VALUE_POWER)).round() as i32
 }
 
-/// The average number of moves of each kind (the first player's) over every square of
-/// random boards [`DENSITY_PERCENT`] full, the same boards for every kind.
-fn average_reaches(rules: &Ruleset) -> Vec<f64> {
+/// The average number of moves of each kind (the first player's), and of those that capture,
+/// over every square of random boards [`DENSITY_PERCENT`] full, the same boards for every kind.
+fn average_reaches(rules: &Ruleset) -> Vec<(f64, f64)> {
     let mut random = Random::new(0x5eed);
     let squares = rules.geometry.squares().max(1);
     let boards = (SAMPLED_SQUARES / squares).max(MIN_BOARDS);
-    let mut totals = vec![0usize; rules.pieces.kinds.len()];
+    let mut totals = vec![(0usize, 0usize); rules.pieces.kinds.len()];
     for _ in 0..boards {
         let mut board = ProbeBoard::scattered(rules, 0, DENSITY_PERCENT, &mut random);
-        for (kind, total) in totals.iter_mut().enumerate() {
+        for (kind, (moves, captures)) in totals.iter_mut().enumerate() {
             let code = rules.pieces.code(kind, 0);
-            *total += (0..squares as Sq)
-                .map(|sq| board.reach(code, sq))
-                .sum::<usize>();
+            for sq in 0..squares as Sq {
+                let reach = board.reach(code, sq);
+                *moves += reach.moves;
+                *captures += reach.captures;
+            }
         }
     }
+    let samples = (boards * squares) as f64;
     (totals.iter())
-        .map(|&t| t as f64 / (boards * squares) as f64)
+        .map(|&(moves, captures)| (moves as f64 / samples, captures as f64 / samples))
         .collect()
 }
 
-/// Per square, what a piece of `kind` of `player` gains by nearing its promotion zone: the
-/// gain of its best promotion divided by the square of one more than the moves it needs to
-/// get there on an empty board.
-fn promotion_progress(
+/// The reach each kind is valued by: its moves, but where a move captures only by landing
+/// on its victim, no more of them than [`CAPTURE_SLACK`] times what a piece of its captures
+/// reaches, the file's pieces moving and capturing as they do on average (and at least the
+/// square root of its moves). A piece that moves far but captures little (or nothing) does
+/// not outweigh the pieces that threaten; where moves capture in other ways (custodian
+/// capture, triggers, conversion) or no piece captures, every move counts.
+fn reaches_in_play(rules: &Ruleset, reaches: &[(f64, f64)], royal: &[bool]) -> Vec<f64> {
+    let ordinary = || (reaches.iter().zip(royal)).filter(|(_, royal)| !**royal);
+    let moves: f64 = ordinary().map(|((m, _), _)| m).sum();
+    let captures: f64 = ordinary().map(|((_, c), _)| c).sum();
+    let quiet_moves_take = !rules.captures.custodian.is_empty()
+        || !rules.turns.triggers.is_empty()
+        || !rules.pieces.converts.iter().all(Vec::is_empty);
+    if quiet_moves_take || captures == 0.0 {
+        return reaches.iter().map(|&(m, _)| m).collect();
+    }
+    let moves_per_capture = moves / captures;
+    (reaches.iter())
+        .map(|&(m, c)| m.min((CAPTURE_SLACK * c * moves_per_capture).max(m.sqrt())))
+        .collect()
+}
+
+/// Per square, what a piece of `kind` of `player` gains by nearing a zone where a move gains
+/// it something: its promotion zone (the gain of its best promotion), or the zone of a trigger
+/// it sets off that removes an enemy piece (the worth of the best piece the removal may take
+/// while the enemy keeps its pieces: the first group, royal pieces aside). Inside a trigger's
+/// zone it gains nothing: the removal has been made.
+fn zone_gains(
     rules: &Ruleset,
     empty: &mut ProbeBoard<'_>,
     kind: usize,
     player: usize,
     values: &[i32],
 ) -> Vec<i32> {
-    let squares = rules.geometry.squares();
-    let mut progress = vec![0; squares];
-    for promotion in &rules.pieces.kinds[kind].promotions {
-        let best = promotion.targets.iter().map(|&t| values[t as usize]).max();
-        let gain = best.unwrap_or(0) - values[kind];
-        if gain <= 0 {
-            continue;
+    let mut goals: Vec<(u16, i32, bool)> = (rules.pieces.kinds[kind].promotions.iter())
+        .map(|promotion| {
+            let best = promotion.targets.iter().map(|&t| values[t as usize]).max();
+            (promotion.zone, best.unwrap_or(0) - values[kind], false)
+        })
+        .collect();
+    let royal = |k: usize| rules.pieces.kinds[k].royal;
+    for trigger in (rules.turns.triggers.iter()).filter(|t| t.pieces & (1 << kind) != 0) {
+        for step in trigger.plans.iter().flat_map(|plan| &plan.steps) {
+            let Action::Remove {
+                enemy: true,
+                groups,
+            } = &step.action
+            else {
+                continue;
+            };
+            let removable = groups.first().map_or(0, |&(_, removable)| removable);
+            let best = (0..values.len())
+                .filter(|&k| removable & (1 << k) != 0 && !royal(k))
+                .map(|k| values[k])
+                .max();
+            goals.push((trigger.zone, best.unwrap_or(0), true));
         }
-        let inside = |sq: usize| rules.zones.contains(promotion.zone, player, sq as Sq);
-        let steps = steps_to(rules, empty, rules.pieces.code(kind, player), &inside);
-        for (sq, steps) in steps.iter().enumerate() {
-            if let Some(steps) = steps {
-                let near = gain * PROMOTION_PERCENT / 100 / ((steps + 1) * (steps + 1));
-                progress[sq] = progress[sq].max(near);
+    }
+    let mut progress = vec![0; rules.geometry.squares()];
+    for (zone, gain, outside) in goals {
+        let near = zone_progress(rules, empty, kind, player, zone, gain);
+        for (sq, (best, near)) in progress.iter_mut().zip(near).enumerate() {
+            if !outside || !rules.zones.contains(zone, player, sq as Sq) {
+                *best = (*best).max(near);
             }
         }
     }
     progress
+}
+
+/// Per square, a share of `gain` for a piece of `kind` of `player` nearing `zone`: the gain
+/// divided by the square of one more than the moves it needs to get there on an empty board,
+/// times [`PROMOTION_PERCENT`] over 100.
+fn zone_progress(
+    rules: &Ruleset,
+    empty: &mut ProbeBoard<'_>,
+    kind: usize,
+    player: usize,
+    zone: u16,
+    gain: i32,
+) -> Vec<i32> {
+    let squares = rules.geometry.squares();
+    if gain <= 0 {
+        return vec![0; squares];
+    }
+    let inside = |sq: usize| rules.zones.contains(zone, player, sq as Sq);
+    let steps = steps_to(rules, empty, rules.pieces.code(kind, player), &inside);
+    (steps.iter())
+        .map(|steps| steps.map_or(0, |s| gain * PROMOTION_PERCENT / 100 / ((s + 1) * (s + 1))))
+        .collect()
 }
 
 /// For each square, how many moves the piece `code` needs on an empty board to stand on a

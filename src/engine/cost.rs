@@ -277,7 +277,7 @@ fn most_moves(rules: &Ruleset) -> Vec<Vec<u64>> {
                     let code = rules.pieces.code(kind, player);
                     let probed = || (0..squares as Sq).step_by(stride);
                     (boards.iter_mut())
-                        .map(|board| probed().map(|sq| board.reach(code, sq)).max())
+                        .map(|board| probed().map(|sq| board.reach(code, sq).moves).max())
                         .map(|most| most.unwrap_or(0) as u64)
                         .sum()
                 })

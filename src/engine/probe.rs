@@ -8,16 +8,27 @@ use super::turn::Turn;
 use crate::compile::{BLOCKED, Code, EMPTY, Ruleset, Sq};
 use crate::random::Random;
 
+/// A piece's moves from one square, legal or not, and how many of them capture.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    pub moves: usize,
+    pub captures: usize,
+}
+
 impl Position<'_> {
-    /// The moves the piece on `sq` could make, legal or not (0 on an empty square).
-    pub fn reach(&self, sq: Sq) -> usize {
+    /// The moves the piece on `sq` could make, legal or not, and how many of them capture
+    /// (none on an empty square).
+    pub fn reach(&self, sq: Sq) -> Reach {
         let code = self.board[sq as usize];
         let Some((_, player)) = self.piece(code) else {
-            return 0;
+            return Reach::default();
         };
         let mut out = Vec::new();
         self.piece_turns(sq, code, player, &Turn::EMPTY, &mut out);
-        out.len()
+        Reach {
+            moves: out.len(),
+            captures: out.iter().filter(|turn| turn.captures).count(),
+        }
     }
 
     /// How many of `squares` hold a piece of `player`.
@@ -115,10 +126,11 @@ impl<'r> ProbeBoard<'r> {
         targets
     }
 
-    /// How many moves the piece `code` makes from `sq` (none from a blocked square).
-    pub fn reach(&mut self, code: Code, sq: Sq) -> usize {
+    /// How many moves the piece `code` makes from `sq`, and how many of them capture (none
+    /// from a blocked square).
+    pub fn reach(&mut self, code: Code, sq: Sq) -> Reach {
         if self.position.board[sq as usize] == BLOCKED {
-            return 0;
+            return Reach::default();
         }
         self.with_piece(code, sq, |position| position.reach(sq))
     }
