@@ -492,8 +492,10 @@ impl Searcher {
     }
 
     /// Beyond the horizon: the static score, unless a capture changes it. Each side may
-    /// decline to capture. The turns are generated only where a capture may be searched or
-    /// the player is in check (so that checkmate is seen), as the static score comes first.
+    /// decline to capture, but where captures are compulsory and one is possible: then the
+    /// captures alone are searched. The turns are generated only where a capture may be
+    /// searched or the player is in check (so that checkmate is seen), as the static score
+    /// comes first.
     fn captures(
         &mut self,
         position: &mut Position<'_>,
@@ -509,14 +511,16 @@ impl Searcher {
         } else {
             stand <= alpha
         };
-        let done = settled || left == 0 || ply >= self.lists.len() - 1 || self.out_of_time();
+        let compulsory = position.rules().captures.compulsory;
+        let out = left == 0 || ply >= self.lists.len() - 1 || self.out_of_time();
+        let done = out || (settled && !compulsory);
         // Checkmate must be seen even at the horizon, so a player in check always looks on,
         // at every turn; the others at their captures alone where that is all they need.
         let checked = position.rules().derived.royal && position.in_check();
         if done && !checked {
             return stand;
         }
-        let mut list = match checked || !self.captures_alone {
+        let mut list = match checked || compulsory || !self.captures_alone {
             true => match self.turns_at(position, ply) {
                 Ok(list) => list,
                 Err(score) => return score,
@@ -528,22 +532,30 @@ impl Searcher {
                 list
             }
         };
-        if done {
+        // A player who must capture cannot stand on the static score.
+        let must_capture = compulsory && list.first().is_some_and(|turn| turn.captures);
+        if done || (settled && !must_capture) {
             self.lists[ply] = list;
             return stand;
         }
-        if maximising {
+        if !must_capture && maximising {
             alpha = alpha.max(stand);
-        } else {
+        } else if !must_capture {
             beta = beta.min(stand);
         }
         let (target, sign) = match maximising {
             true => (alpha, 1),
             false => (beta, -1),
         };
-        list.retain(|turn| turn.captures && !self.futile(position, turn, stand, target, sign));
+        list.retain(|turn| {
+            turn.captures && (must_capture || !self.futile(position, turn, stand, target, sign))
+        });
         self.order(position, &mut list, None, MAX_PLY);
-        let mut best = stand;
+        let mut best = match (must_capture, maximising) {
+            (false, _) => stand,
+            (true, true) => -WIN,
+            (true, false) => WIN,
+        };
         for turn in &list {
             position.make(turn);
             let score = match position.alive() & (1 << self.me) {
@@ -748,5 +760,19 @@ mod tests {
         assert!(!searcher.captures_alone);
         let chess = compiled(include_str!("../../rules/chess.rules"));
         assert!(Searcher::new(&chess, 1).captures_alone);
+    }
+
+    /// Where captures are compulsory, a player who can capture does not stand on the static
+    /// score beyond the horizon: White's last piece must take on d5, Black's Queen must take it
+    /// back, and White, with no piece left, wins.
+    #[test]
+    fn a_compulsory_capture_is_searched_not_declined() {
+        let rules = compiled(include_str!("../../rules/giveaway.rules"));
+        let mut position =
+            fen::read(&rules, "3q3k/8/8/3p4/4P3/8/8/8 w - - 0 1").expect("a position");
+        let mut searcher = Searcher::new(&rules, 1);
+        searcher.me = 0;
+        let score = searcher.captures(&mut position, -WIN, WIN, 1, CAPTURE_PLIES);
+        assert!(score >= DECIDED, "scored {score}");
     }
 }
