@@ -19,7 +19,6 @@
 //! Where having no moves or no pieces wins, material and placement are a burden and count
 //! against their owner.
 
-use crate::compile::turns::Action;
 use crate::compile::{EndCondition, Outcome, Ruleset, Sq};
 use crate::engine::probe::ProbeBoard;
 use crate::engine::{Position, Turn};
@@ -332,15 +331,7 @@ fn zone_gains(
         .collect();
     let royal = |k: usize| rules.pieces.kinds[k].royal;
     for trigger in (rules.turns.triggers.iter()).filter(|t| t.pieces & (1 << kind) != 0) {
-        for step in trigger.plans.iter().flat_map(|plan| &plan.steps) {
-            let Action::Remove {
-                enemy: true,
-                groups,
-            } = &step.action
-            else {
-                continue;
-            };
-            let removable = groups.first().map_or(0, |&(_, removable)| removable);
+        if let Some(&[(_, removable), ..]) = trigger.enemy_removal() {
             let best = (0..values.len())
                 .filter(|&k| removable & (1 << k) != 0 && !royal(k))
                 .map(|k| values[k])

@@ -495,7 +495,8 @@ impl Searcher {
     /// decline to capture, but where captures are compulsory and one is possible: then the
     /// captures alone are searched. The turns are generated only where a capture may be
     /// searched or the player is in check (so that checkmate is seen), as the static score
-    /// comes first.
+    /// comes first; where captures are compulsory, always, as only the turns tell whether the
+    /// player may stand on it.
     fn captures(
         &mut self,
         position: &mut Position<'_>,
@@ -512,8 +513,10 @@ impl Searcher {
             stand <= alpha
         };
         let compulsory = position.rules().captures.compulsory;
-        let out = left == 0 || ply >= self.lists.len() - 1 || self.out_of_time();
-        let done = out || (settled && !compulsory);
+        let done = (settled && !compulsory)
+            || left == 0
+            || ply >= self.lists.len() - 1
+            || self.out_of_time();
         // Checkmate must be seen even at the horizon, so a player in check always looks on,
         // at every turn; the others at their captures alone where that is all they need.
         let checked = position.rules().derived.royal && position.in_check();

@@ -270,6 +270,20 @@ pub struct Trigger {
     pub plans: Vec<Plan>,
 }
 
+impl Trigger {
+    /// The groups of the enemy removal the trigger makes, if it makes one: (kinds whose
+    /// presence selects the group, kinds it may remove).
+    pub fn enemy_removal(&self) -> Option<&[(u64, u64)]> {
+        (self.plans.iter().flat_map(|plan| &plan.steps)).find_map(|step| match &step.action {
+            Action::Remove {
+                enemy: true,
+                groups,
+            } => Some(groups.as_slice()),
+            _ => None,
+        })
+    }
+}
+
 /// Where a drop step may place a piece.
 #[derive(Clone, Copy, Debug)]
 pub enum DropZone {

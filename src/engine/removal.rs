@@ -13,7 +13,7 @@ use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::counters::Event;
-use crate::compile::turns::{Action, Plan, Step, Trigger};
+use crate::compile::turns::{Action, Plan, Step};
 use crate::compile::{Code, Gen, NO_SQUARE, Sq};
 
 /// What proves quiet turns legal where legality is judged by the replies, without reading
@@ -235,7 +235,8 @@ impl<'r> Position<'r> {
             proof.touchy |= self.next_to_reach::<B>(theirs.lowest());
             let present = self.kinds_on_board::<B>(opponent);
             for (index, trigger) in rules.turns.triggers.iter().enumerate() {
-                if removal_groups(trigger)
+                if trigger
+                    .enemy_removal()
                     .is_some_and(|g| self.group_may_hold_royal::<B>(g, present, opponent, player))
                 {
                     proof.approach |=
@@ -326,7 +327,8 @@ impl<'r> Position<'r> {
         let present = self.kinds_on_board::<B>(victim);
         (rules.turns.triggers.iter().enumerate()).any(|(index, trigger)| {
             self.near_trigger::<B>(index, by, rules.pieces.all()).any()
-                && removal_groups(trigger)
+                && trigger
+                    .enemy_removal()
                     .is_some_and(|g| self.group_may_hold_royal::<B>(g, present, victim, by))
         })
     }
@@ -452,7 +454,7 @@ impl<'r> Position<'r> {
             if near.is_empty() {
                 continue;
             }
-            let Some(groups) = removal_groups(trigger) else {
+            let Some(groups) = trigger.enemy_removal() else {
                 continue;
             };
             if !self.group_may_hold_royal::<B>(groups, present, victim, by) {
@@ -587,17 +589,6 @@ impl<'r> Position<'r> {
     fn may_make<B: Bitboard>(&mut self, mover: &Mover<B>, step: &Turn) -> bool {
         !mover.limited || self.within_limits(step, mover.player)
     }
-}
-
-/// The groups of the enemy removal a trigger makes, if it makes one.
-fn removal_groups(trigger: &Trigger) -> Option<&[(u64, u64)]> {
-    (trigger.plans.iter().flat_map(|plan| &plan.steps)).find_map(|step| match &step.action {
-        Action::Remove {
-            enemy: true,
-            groups,
-        } => Some(groups.as_slice()),
-        _ => None,
-    })
 }
 
 /// The turn of one plain move of `code` from `from` to `to`.
