@@ -588,8 +588,8 @@ fn text_report(report: &Report) -> String {
     );
     if let Some(t) = &report.think_time {
         out += &format!(
-            "\nthink time: {:.1}% of {} computer turns within it + {} ms; past it by {:+.1} ms \
-             (median), {:+.1} ms (99th percentile), {:+.1} ms (longest)\n",
+            "\nthink time: {:.1}% of {} computer turns within it + {} ms\n  \
+             past it by {:+.1} ms (median), {:+.1} ms (99th percentile), {:+.1} ms (longest)\n",
             100.0 * t.within_margin,
             t.turns,
             t.margin_ms,

@@ -541,10 +541,10 @@ impl Searcher {
             self.lists[ply] = list;
             return stand;
         }
-        if !must_capture && maximising {
-            alpha = alpha.max(stand);
-        } else if !must_capture {
-            beta = beta.min(stand);
+        match (must_capture, maximising) {
+            (true, _) => {}
+            (false, true) => alpha = alpha.max(stand),
+            (false, false) => beta = beta.min(stand),
         }
         let (target, sign) = match maximising {
             true => (alpha, 1),

@@ -203,8 +203,7 @@ impl<'r> Position<'r> {
         partial: Turn,
         out: &mut Vec<Turn>,
     ) {
-        if out.len() >= request.enough.min(MAX_TURNS) {
-            self.turns_overflowed |= out.len() >= MAX_TURNS;
+        if !self.room_for(request, out) {
             return;
         }
         let Some((step, rest)) = steps.split_first() else {
@@ -230,13 +229,16 @@ impl<'r> Position<'r> {
         options.clear();
         self.choices(request, &step.action, partial, &mut options);
         for option in &options {
-            // Most moves enter no trigger's zone and finish the turn as they are.
-            match rest.is_empty() && self.entered_trigger(request.player, option).is_none() {
-                true if out.len() < request.enough.min(MAX_TURNS) => out.push(*option),
-                _ => self.carry_on(request, option, partial.len(), triggers, rest, out),
-            }
+            self.carry_on(request, option, partial.len(), triggers, rest, out);
         }
         self.scratch.push(options);
+    }
+
+    /// Whether `out` may take another turn; noting, where it is full at [`MAX_TURNS`], that
+    /// the turns were cut short.
+    fn room_for(&mut self, request: Request, out: &[Turn]) -> bool {
+        self.turns_overflowed |= out.len() >= MAX_TURNS;
+        out.len() < request.enough.min(MAX_TURNS)
     }
 
     /// Finishes a turn whose last step chose `option` (its parts from `done` on not yet on
@@ -254,7 +256,9 @@ impl<'r> Position<'r> {
         // Only a move that enters a trigger's zone needs making to finish the turn.
         let enters = triggers && self.entered_trigger(request.player, option).is_some();
         if rest.is_empty() && !enters {
-            self.steps(request, rest, *option, out);
+            if self.room_for(request, out) {
+                out.push(*option);
+            }
             return;
         }
         let mark = self.mark();
