@@ -206,3 +206,34 @@ fn the_king_hides_in_the_middlegame_and_walks_in_the_ending() {
     let centre = safety("7k/8/8/8/3K4/8/P7/8 w - - 0 1");
     assert!(centre > corner, "centre {centre}, corner {corner}");
 }
+
+/// The exchange on a square counts every piece that can take there in turn, the pieces behind
+/// others included, each side free to stop: a Rook that takes a Pawn guarded by a Rook wins
+/// it when a Queen stands behind the Rook, and loses itself without her.
+#[test]
+fn an_exchange_counts_the_pieces_behind_the_first() {
+    let rules = ruleset("chess");
+    let value = |name: &str| match name {
+        "Pawn" => 100,
+        "Knight" | "Bishop" => 300,
+        "Rook" => 500,
+        "Queen" => 900,
+        _ => 0,
+    };
+    let values: Vec<i32> = rules.pieces.kinds.iter().map(|k| value(&k.name)).collect();
+    let royal: Vec<bool> = rules.pieces.kinds.iter().map(|k| k.royal).collect();
+    let values = fairy::engine::ExchangeValues::new(&values, &royal);
+    let exchange = |position: &str, text: &str| {
+        let mut position = fen::read(&rules, position).expect("a valid position");
+        let turn = moves::read(&mut position, text).expect("a legal move");
+        position.exchange(&turn, &values)
+    };
+    assert_eq!(exchange("3rk3/8/8/3p4/8/8/3R4/3QK3 w - - 0 1", "d2d5"), 100);
+    assert_eq!(exchange("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5"), -400);
+    // Unguarded, the Pawn is won; guarded by a Pawn, the Queen is lost for it.
+    assert_eq!(exchange("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"), 100);
+    assert_eq!(exchange("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"), -800);
+    // A King takes back only where nothing else can take it there.
+    assert_eq!(exchange("8/8/8/3pk3/8/8/8/3QK3 w - - 0 1", "d1d5"), -800);
+    assert_eq!(exchange("8/8/8/R2pk3/8/8/8/3QK3 w - - 0 1", "d1d5"), 100);
+}

@@ -5,6 +5,7 @@
 
 use super::protocol::{Variant, variant_name};
 use super::record::RecordFile;
+use super::seats::Threads;
 use super::{Reported, complain, emit, load_rules};
 use clap::Args;
 use fairy::ai::Player;
@@ -49,6 +50,8 @@ pub struct MatchArgs {
     /// Print the summary as one JSON document.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    threads: Threads,
 }
 
 /// How long an engine may take over its time before it loses on time: pipes and process
@@ -90,11 +93,8 @@ pub fn play_match(args: &MatchArgs) -> Result<(), Reported> {
         sides.push(Side::Engine(Engine::start(command, &variant)?));
     }
     if sides.len() == 1 {
-        sides.push(Side::Fairy(Player::computer(
-            &variant.rules,
-            timing.think(),
-            1,
-        )));
+        let player = Player::computer(&variant.rules, timing.think(), 1);
+        sides.push(Side::Fairy(player.with_threads(args.threads.count)));
     }
     let names: Vec<String> = sides.iter().map(Side::name).collect();
     let progress = match args.json {

@@ -2,7 +2,7 @@
 //! computer and a random player, seat by seat.
 
 use super::record::RecordFile;
-use super::seats::{MAX_THINK_MS, Seat, parse_seat, seat_seed, seats_of};
+use super::seats::{MAX_THINK_MS, Seat, Threads, parse_seat, seat_seed, seats_of};
 use super::{DEFAULT_MAX_PLIES, Reported, emit, interrupt, load_rules, opening};
 use clap::Args;
 use fairy::ai::Player;
@@ -47,15 +47,17 @@ pub struct PlayArgs {
     /// human plays the second seat of two and the computer the first.
     #[arg(long)]
     flip: bool,
+    #[command(flatten)]
+    threads: Threads,
 }
 
 /// The program behind each seat that is not human.
-fn players_of(rules: &Ruleset, seats: &[Seat], think_ms: u64, seed: u64) -> Vec<Option<Player>> {
-    seats
-        .iter()
-        .enumerate()
-        .map(|(index, seat)| seat.player(rules, think_ms, seat_seed(seed, index)))
-        .collect()
+fn players_of(rules: &Ruleset, seats: &[Seat], args: &PlayArgs) -> Vec<Option<Player>> {
+    let player = |(index, seat): (usize, &Seat)| {
+        let player = seat.player(rules, args.think_ms, seat_seed(args.seed, index));
+        player.map(|player| player.with_threads(args.threads.count))
+    };
+    seats.iter().enumerate().map(player).collect()
 }
 
 const HELP: &str = "\
@@ -88,7 +90,8 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         players: Vec::new(),
         played: Vec::new(),
         transcript: Arc::new(Mutex::new(transcript)),
-        hint: Player::computer(&rules, Duration::from_millis(args.think_ms), args.seed),
+        hint: Player::computer(&rules, Duration::from_millis(args.think_ms), args.seed)
+            .with_threads(args.threads.count),
         view: View {
             marks: marks_for_stdout(),
             flipped: false,
@@ -96,7 +99,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         drawn: 0,
         max_plies: args.max_plies as usize,
     };
-    game.players = players_of(&rules, &game.seats, args.think_ms, args.seed);
+    game.players = players_of(&rules, &game.seats, args);
     game.view.flipped = args.flip || seen_from_second_seat(&game.seats);
     if let Some(list) = list {
         for text in list.split_whitespace() {

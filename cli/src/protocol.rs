@@ -93,9 +93,28 @@ pub fn find_variant(variants: &[Variant], name: &str) -> Option<usize> {
         .position(|v| v.name.eq_ignore_ascii_case(name))
 }
 
-/// A new computer player for `rules` with a table of about `hash_mb` megabytes.
-pub fn searcher(rules: &Ruleset, hash_mb: usize) -> Box<Searcher> {
-    Box::new(Searcher::with_table(rules, SEED, hash_mb << 20))
+/// What the interface lets the computer player use: `Hash` and `Threads` in UCI, `memory`
+/// and `cores` in XBoard.
+#[derive(Clone, Copy)]
+pub struct Resources {
+    pub hash_mb: usize,
+    pub threads: usize,
+}
+
+impl Default for Resources {
+    fn default() -> Self {
+        Resources {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+        }
+    }
+}
+
+/// A new computer player for `rules` using `resources`.
+pub fn searcher(rules: &Ruleset, resources: Resources) -> Box<Searcher> {
+    let mut searcher = Searcher::with_table(rules, SEED, resources.hash_mb << 20);
+    searcher.set_threads(resources.threads);
+    Box::new(searcher)
 }
 
 /// A search running on a thread of its own, which hands its player back when it ends.

@@ -1,12 +1,30 @@
 //! Who sits at each seat of `play` and `selfplay`: `--seat N=WHO`, read and turned into players.
 
 use super::Reported;
+use clap::Args;
 use fairy::ai::Player;
+use fairy::ai::search::MAX_THREADS;
 use fairy::compile::Ruleset;
 use std::time::Duration;
 
 /// The longest the computer may think per turn, an hour: beyond it a game only seems to hang.
 pub const MAX_THINK_MS: u64 = 3_600_000;
+
+/// `--threads`: how many threads each computer player searches with.
+#[derive(Args, Clone, Copy)]
+pub struct Threads {
+    /// Threads each computer player searches with, sharing one table (1 to 64; more than the
+    /// machine's cores only slows it).
+    #[arg(long = "threads", value_name = "T", default_value_t = 1, value_parser = parse_threads)]
+    pub count: usize,
+}
+
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(threads) if (1..=MAX_THREADS).contains(&threads) => Ok(threads),
+        _ => Err(format!("threads are 1 to {MAX_THREADS}")),
+    }
+}
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

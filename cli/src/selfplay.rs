@@ -2,7 +2,7 @@
 //! designer needs to judge a variant's balance: results per seat with confidence intervals,
 //! how games ended, how long they were, and the first mover's advantage.
 
-use super::seats::{MAX_THINK_MS, Seat, parse_seat, seat_seed, seats_of};
+use super::seats::{MAX_THINK_MS, Seat, Threads, parse_seat, seat_seed, seats_of};
 use super::{DEFAULT_MAX_PLIES, Reported, complain, emit, interrupt, load_rules};
 use clap::Args;
 use fairy::ai::Player;
@@ -42,6 +42,8 @@ pub struct SelfplayArgs {
     /// often (with two players and an even number of games, each side half the time).
     #[arg(long)]
     rotate: bool,
+    #[command(flatten)]
+    threads: Threads,
     /// Print the report as one JSON document.
     #[arg(long)]
     json: bool,
@@ -330,6 +332,7 @@ fn play_one(
             entrants[entrant]
                 .player(rules, args.think_ms, seat_seed(seed, entrant))
                 .expect("no human seats")
+                .with_threads(args.threads.count)
         })
         .collect();
     let mut position = Position::start(rules);

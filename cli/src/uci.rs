@@ -4,12 +4,12 @@
 //! follow is answered with one `info string error: …` line and otherwise ignored.
 
 use super::protocol::{
-    self, Clock, DEFAULT_HASH_MB, Ending, MAX_HASH_MB, Thinking, Variant, deadline_after,
-    line_text, mate_in,
+    self, Clock, DEFAULT_HASH_MB, Ending, MAX_HASH_MB, Resources, Thinking, Variant,
+    deadline_after, line_text, mate_in,
 };
 use super::{Reported, emit};
 use clap::Args;
-use fairy::ai::search::{Choice, Limits, Searcher};
+use fairy::ai::search::{Choice, Limits, MAX_THREADS, Searcher};
 use fairy::compile::Ruleset;
 use fairy::engine::Position;
 use fairy::engine::perft::Perft;
@@ -56,7 +56,7 @@ struct Session<'scope, 'env> {
     /// The computer player, while it is not thinking.
     searcher: Option<Box<Searcher>>,
     thinking: Option<Thinking<'scope>>,
-    hash_mb: usize,
+    resources: Resources,
 }
 
 impl<'scope, 'env> Session<'scope, 'env> {
@@ -68,7 +68,7 @@ impl<'scope, 'env> Session<'scope, 'env> {
             position: Position::start(&variants[variant].rules),
             searcher: None,
             thinking: None,
-            hash_mb: DEFAULT_HASH_MB,
+            resources: Resources::default(),
         }
     }
 
@@ -119,6 +119,7 @@ impl<'scope, 'env> Session<'scope, 'env> {
             "id name fairy {}\nid author the fairy developers\n\
              option name UCI_Variant type combo default {current} var {}\n\
              option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}\n\
+             option name Threads type spin default 1 min 1 max {MAX_THREADS}\n\
              uciok\n",
             env!("CARGO_PKG_VERSION"),
             names.join(" var ")
@@ -147,11 +148,20 @@ impl<'scope, 'env> Session<'scope, 'env> {
             },
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
-                    self.hash_mb = mb;
+                    self.resources.hash_mb = mb;
                     self.searcher = None;
                 }
                 _ => error(&format!(
                     "setoption: Hash is 1 to {MAX_HASH_MB} megabytes, not `{value}`"
+                )),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(threads) if (1..=MAX_THREADS).contains(&threads) => {
+                    self.resources.threads = threads;
+                    self.searcher = None;
+                }
+                _ => error(&format!(
+                    "setoption: Threads is 1 to {MAX_THREADS}, not `{value}`"
                 )),
             },
             _ => error(&format!("setoption: no option `{name}`")),
@@ -208,7 +218,7 @@ impl<'scope, 'env> Session<'scope, 'env> {
         };
         let rules = self.rules();
         let searcher =
-            (self.searcher.take()).unwrap_or_else(|| protocol::searcher(rules, self.hash_mb));
+            (self.searcher.take()).unwrap_or_else(|| protocol::searcher(rules, self.resources));
         let report = move |choice: &Choice| emit(&info(rules, choice, start));
         let answer = move |choice: Option<Choice>| {
             let best = choice.map_or("(none)".to_string(), |c| {

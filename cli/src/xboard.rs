@@ -4,12 +4,12 @@
 //! answers `?`, `ping` and the rest while it thinks.
 
 use super::protocol::{
-    self, Clock, DEFAULT_HASH_MB, Ending as Answer, MAX_HASH_MB, Thinking, Variant, deadline_after,
+    self, Clock, Ending as Answer, MAX_HASH_MB, Resources, Thinking, Variant, deadline_after,
     line_text, mate_in,
 };
 use super::{Reported, emit};
 use clap::Args;
-use fairy::ai::search::{Choice, Limits, Searcher};
+use fairy::ai::search::{Choice, Limits, MAX_THREADS, Searcher};
 use fairy::compile::Ruleset;
 use fairy::engine::Position;
 use fairy::engine::outcome::Ending;
@@ -76,7 +76,7 @@ struct Session<'scope, 'env> {
     /// The engine's clock, from `time`.
     clock_left: Duration,
     post: bool,
-    hash_mb: usize,
+    resources: Resources,
 }
 
 impl<'scope, 'env> Session<'scope, 'env> {
@@ -99,7 +99,7 @@ impl<'scope, 'env> Session<'scope, 'env> {
             },
             clock_left: Duration::from_secs(300),
             post: false,
-            hash_mb: DEFAULT_HASH_MB,
+            resources: Resources::default(),
         }
     }
 
@@ -116,7 +116,7 @@ impl<'scope, 'env> Session<'scope, 'env> {
         }
         match name {
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "easy" | "hard"
-            | "name" | "rating" | "ics" | "draw" | "bk" | "cores" | "." => {}
+            | "name" | "rating" | "ics" | "draw" | "bk" | "." => {}
             "protover" => self.features(),
             "new" => self.new_game(),
             "variant" => self.set_variant(rest),
@@ -167,10 +167,18 @@ impl<'scope, 'env> Session<'scope, 'env> {
             "memory" => match rest.parse::<usize>() {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
                     self.finish_thinking(true);
-                    self.hash_mb = mb;
+                    self.resources.hash_mb = mb;
                     self.searcher = None;
                 }
                 _ => error(&format!("memory takes 1 to {MAX_HASH_MB} megabytes"), line),
+            },
+            "cores" => match rest.parse::<usize>() {
+                Ok(threads) if (1..=MAX_THREADS).contains(&threads) => {
+                    self.finish_thinking(true);
+                    self.resources.threads = threads;
+                    self.searcher = None;
+                }
+                _ => error(&format!("cores takes 1 to {MAX_THREADS}"), line),
             },
             "ping" => emit(&format!("pong {rest}\n")),
             "result" => {
@@ -197,7 +205,7 @@ impl<'scope, 'env> Session<'scope, 'env> {
             .collect();
         emit(&format!(
             "feature setboard=1 usermove=1 ping=1 playother=1 sigint=0 sigterm=0 san=0 colors=0 \
-             analyze=0 memory=1 reuse=1 myname=\"fairy {}\" variants=\"{}\" done=1\n",
+             analyze=0 memory=1 smp=1 reuse=1 myname=\"fairy {}\" variants=\"{}\" done=1\n",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ));
@@ -316,7 +324,7 @@ impl<'scope, 'env> Session<'scope, 'env> {
         let searcher = self
             .searcher
             .take()
-            .unwrap_or_else(|| protocol::searcher(rules, self.hash_mb));
+            .unwrap_or_else(|| protocol::searcher(rules, self.resources));
         let post = self.post;
         let report = move |choice: &Choice| {
             if post {
@@ -402,7 +410,7 @@ impl<'scope, 'env> Session<'scope, 'env> {
         let mut searcher = self
             .searcher
             .take()
-            .unwrap_or_else(|| protocol::searcher(rules, self.hash_mb));
+            .unwrap_or_else(|| protocol::searcher(rules, self.resources));
         let mut position = self.position.clone();
         if let Some(choice) = searcher.choose(&mut position, HINT_THINK) {
             emit(&format!(

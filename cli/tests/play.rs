@@ -402,6 +402,49 @@ fn thinking_longer_than_an_hour_is_bad_usage() {
 }
 
 #[test]
+fn threads_out_of_range_are_bad_usage() {
+    for command in ["play", "selfplay"] {
+        for threads in ["0", "65", "two"] {
+            let args = [command, "rules/chess.rules", "--threads", threads];
+            let (code, _, err) = fairy(&args, "");
+            assert_eq!(code, Some(2), "{command} {threads}: {err}");
+            assert!(err.contains("threads are 1 to 64"), "{command}: {err}");
+        }
+    }
+}
+
+/// Two threads per computer play whole games and keep the think time.
+#[test]
+fn selfplay_searches_with_two_threads() {
+    let args = [
+        "selfplay",
+        "rules/chess.rules",
+        "--games",
+        "2",
+        "--think-ms",
+        "20",
+        "--max-plies",
+        "16",
+        "--jobs",
+        "1",
+        "--threads",
+        "2",
+        "--json",
+    ];
+    let (code, out, err) = fairy(&args, "");
+    assert_eq!(code, Some(0), "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(report["games"].as_u64(), Some(2));
+    let think = &report["think_time"];
+    let turns = think["turns"].as_u64().expect("the computer turns timed");
+    assert!((2..=32).contains(&turns), "{think}");
+    assert!(
+        think["past_max_ms"].as_f64().expect("milliseconds") < 100.0,
+        "{think}"
+    );
+}
+
+#[test]
 fn selfplay_has_no_human_seats() {
     let (code, _, err) = fairy(&["selfplay", "rules/chess.rules", "--seat", "1=human"], "");
     assert_eq!(code, Some(2));

@@ -173,11 +173,10 @@ fn uci_handshake_offers_the_games_the_protocol_can_carry() {
     for left_out in ["amazons", "amphora", "yagbap", "yonin-bishogi"] {
         assert!(!variant.contains(left_out), "{variant}");
     }
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("option name Hash type spin"))
-    );
+    for option in ["Hash", "Threads"] {
+        let line = format!("option name {option} type spin");
+        assert!(lines.iter().any(|l| l.starts_with(&line)), "{lines:?}");
+    }
     engine.send("isready");
     engine.line("readyok");
     engine.quit();
@@ -254,6 +253,8 @@ fn uci_answers_each_bad_command_with_one_line_and_goes_on() {
         "position sideways",
         "setoption name Nope value 3",
         "setoption name Hash value 0",
+        "setoption name Threads value 0",
+        "setoption name Threads value 65",
         "setoption name UCI_Variant value amazons",
         "go wtime soon",
         "go searchmoves e2e4",
@@ -338,6 +339,7 @@ fn xboard_plays_a_game_as_the_protocol_asks() {
         "ping=1",
         "sigint=0",
         "san=0",
+        "smp=1",
         "done=1",
     ] {
         assert!(features.contains(feature), "{features}");
@@ -402,6 +404,8 @@ fn xboard_refuses_what_it_cannot_do_in_one_line() {
     engine.line("Error (the position is not valid");
     engine.send("level 40 five 0");
     engine.line("Error (level takes");
+    engine.send("cores 0");
+    engine.line("Error (cores takes 1 to 64)");
     engine.send("undo");
     engine.line("Error (there is no move to take back)");
     engine.send("ping 1");
@@ -556,11 +560,18 @@ fn match_scores_an_engine_that_never_moves_as_losing() {
 fn uci_takes_the_rest_of_its_commands() {
     let mut engine = Engine::start(&["uci", "rules/chess.rules"]);
     engine.send("setoption name Hash value 32");
+    engine.send("setoption name Threads value 2");
     engine.send("isready");
     assert_eq!(engine.until(|l| l == "readyok"), ["readyok"]);
     engine.send("position startpos moves e2e4");
     engine.send("go nodes 2000");
     engine.line("bestmove");
+    // Two threads find the mate in one that one thread finds.
+    engine.send("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    engine.send("go depth 4");
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove a1a8"));
+    engine.send("position startpos moves e2e4");
     engine.send("go mate 1");
     engine.line("bestmove");
     // Pondering is searched like `go infinite`; `ponderhit` answers at once.
@@ -584,6 +595,7 @@ fn xboard_takes_the_rest_of_its_commands() {
     engine.line("feature");
     engine.send("new");
     engine.send("memory 32");
+    engine.send("cores 2");
     engine.send("level 40 0:30 0");
     engine.send("time 3000");
     engine.send("otim 3000");

@@ -81,6 +81,7 @@ impl Terms {
     }
 }
 
+#[derive(Clone)]
 pub struct Evaluator {
     /// `placement[(kind * players + player) * squares + sq]`: the piece's placement there
     /// (for a royal piece, where the others have lost their material).

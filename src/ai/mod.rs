@@ -4,6 +4,7 @@
 
 pub mod eval;
 pub mod search;
+mod table;
 
 use crate::engine::{Position, Turn};
 use crate::random::Random;
@@ -21,6 +22,14 @@ pub enum Player {
 impl Player {
     pub fn computer(rules: &crate::compile::Ruleset, think: Duration, seed: u64) -> Self {
         Player::Computer(Box::new(Searcher::new(rules, seed)), think)
+    }
+
+    /// The same player searching with `threads` threads (a random player is unchanged).
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        if let Player::Computer(searcher, _) = &mut self {
+            searcher.set_threads(threads);
+        }
+        self
     }
 
     pub fn random(seed: u64) -> Self {

@@ -5,11 +5,12 @@
 //! and plays safe, which matters most where any opponent's attack can take a player out.
 
 use super::eval::Evaluator;
+use super::table::{Bound, Entry, Table, turn_key};
 use crate::engine::outcome::Ending;
-use crate::engine::{Position, Turn};
+use crate::engine::{ExchangeValues, Position, Turn};
 use crate::random::Random;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 const WIN: i32 = 1_000_000;
@@ -33,27 +34,27 @@ const DEFAULT_TABLE_BYTES: usize = 8 << 20;
 /// The most nodes between readings of the clock, where nodes are fast.
 const MAX_CLOCK_INTERVAL: u64 = 256;
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    hash: u64,
-    depth: u8,
-    bound: Bound,
-    score: i32,
-    best: Option<Turn>,
-}
-
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-enum Bound {
-    #[default]
-    Exact,
-    Lower,
-    Upper,
-}
+/// The most threads one search may run.
+pub const MAX_THREADS: usize = 64;
 
 /// A computer player for one rule file.
+#[derive(Clone)]
 pub struct Searcher {
     evaluator: Evaluator,
-    table: Vec<Entry>,
+    /// Shared with the helper threads, each of which searches the same root in its own order
+    /// and leaves what it finds here for the others (the lazy form of a parallel search).
+    table: Arc<Table>,
+    /// The threads that search beside this one, `threads - 1` of them once a search starts.
+    helpers: Vec<Searcher>,
+    threads: usize,
+    /// During a search of several threads, the helpers' nodes: each helper adds to it as it
+    /// goes, the main thread reads it.
+    helper_nodes: Option<Arc<AtomicU64>>,
+    /// For a helper, the nodes counted but not yet added there.
+    unreported: u64,
+    /// The first depth of the iterative deepening: a helper may start a ply deeper, so that
+    /// the threads do not all search the same depth at the same time.
+    first_depth: usize,
     /// Per ply, the two latest quiet turns that cut the search off there.
     killers: Vec<[Option<Turn>; 2]>,
     /// How often a quiet turn from one square to another cut the search off, weighted by
@@ -80,11 +81,12 @@ pub struct Searcher {
     repetition_draws: bool,
     /// A turn that gives check is searched one ply deeper: the file has royal pieces.
     check_extends: bool,
-    /// Every capture replaces the one piece it takes, and could be taken back as the attack
-    /// tables know (legality by pins or by making and testing; no custodian capture, explosion
-    /// or trigger): beyond the horizon, a capture's worth is read from the two pieces (see
+    /// Where every capture replaces the one piece it takes, and could be taken back as the
+    /// attack tables know (legality by pins or by making and testing; no custodian capture,
+    /// explosion or trigger): the values a capture's exchange is read with, to order the
+    /// captures and to skip, beyond the horizon, those that lose or cannot matter (see
     /// [`Searcher::futile`]).
-    exchanges_read: bool,
+    exchange: Option<Arc<ExchangeValues>>,
     /// Beyond the horizon, a player not in check needs its captures alone: the file is won by
     /// royal pieces, every turn is one move or drop, and nothing but a draw ends a game while
     /// moves remain, so that an empty list of all turns only a check could make a loss.
@@ -160,12 +162,24 @@ impl Searcher {
     /// A player whose transposition table takes at most `bytes` (at least one entry).
     pub fn with_table(rules: &crate::compile::Ruleset, seed: u64, bytes: usize) -> Self {
         let squares = rules.geometry.squares();
-        let entries = (bytes / std::mem::size_of::<Entry>()).max(1);
-        // A power of two, so that a hash's low bits pick the slot.
-        let entries = 1 << entries.ilog2();
+        let evaluator = Evaluator::new(rules);
+        let royal: Vec<bool> = rules.pieces.kinds.iter().map(|kind| kind.royal).collect();
+        let exchanges_read = matches!(
+            rules.derived.legality,
+            crate::compile::Legality::Pins | crate::compile::Legality::MakeAndTest
+        ) && rules.captures.custodian.is_empty()
+            && rules.captures.explosion.is_none()
+            && rules.turns.triggers.is_empty();
         Searcher {
-            evaluator: Evaluator::new(rules),
-            table: vec![Entry::default(); entries],
+            exchange: exchanges_read
+                .then(|| Arc::new(ExchangeValues::new(&evaluator.values, &royal))),
+            evaluator,
+            table: Arc::new(Table::new(bytes)),
+            helpers: Vec::new(),
+            threads: 1,
+            helper_nodes: None,
+            unreported: 0,
+            first_depth: 1,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; (squares + 1) * (squares + 1)],
             squares,
@@ -188,12 +202,6 @@ impl Searcher {
                     && matches!(condition, crate::compile::EndCondition::Repeated(_))
             }),
             check_extends: rules.derived.royal,
-            exchanges_read: matches!(
-                rules.derived.legality,
-                crate::compile::Legality::Pins | crate::compile::Legality::MakeAndTest
-            ) && rules.captures.custodian.is_empty()
-                && rules.captures.explosion.is_none()
-                && rules.turns.triggers.is_empty(),
             captures_alone: rules.derived.royal
                 && rules.derived.countable
                 && (rules.endings.rules.iter()).all(|&(outcome, condition)| {
@@ -208,9 +216,62 @@ impl Searcher {
         self.search(position, &Limits::think(think), &mut |_| {})
     }
 
+    /// Searches with `threads` threads from now on (1 to [`MAX_THREADS`]).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
+        self.helpers.truncate(self.threads - 1);
+    }
+
     /// The best turn found for the player to move within `limits`, telling `report` what each
-    /// finished iteration found; `None` if there is no legal turn.
+    /// finished iteration found; `None` if there is no legal turn. With helper threads, each
+    /// searches the same position until this one stops; the choice is this thread's, found
+    /// with what they left in the table, and the nodes are every thread's.
     pub fn search(
+        &mut self,
+        position: &mut Position<'_>,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Choice),
+    ) -> Option<Choice> {
+        if self.threads == 1 {
+            return self.search_alone(position, limits, report);
+        }
+        while self.helpers.len() < self.threads - 1 {
+            let mut helper = self.clone();
+            helper.helpers = Vec::new();
+            helper.threads = 1;
+            helper.seed = self.seed ^ (self.helpers.len() as u64 + 1).wrapping_mul(0x9E37_79B9);
+            helper.first_depth = 1 + self.helpers.len() % 2;
+            self.helpers.push(helper);
+        }
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let done = Arc::new(AtomicBool::new(false));
+        let helper_nodes = Arc::new(AtomicU64::new(0));
+        let helper_limits = Limits {
+            deadline: limits.deadline,
+            stop: Some(Arc::clone(&done)),
+            ..Limits::default()
+        };
+        let choice = std::thread::scope(|scope| {
+            for helper in &mut helpers {
+                helper.helper_nodes = Some(Arc::clone(&helper_nodes));
+                let (mut copy, limits) = (position.clone(), &helper_limits);
+                scope.spawn(move || helper.search_alone(&mut copy, limits, &mut |_| {}));
+            }
+            self.helper_nodes = Some(Arc::clone(&helper_nodes));
+            let choice = self.search_alone(position, limits, report);
+            done.store(true, Ordering::Relaxed);
+            choice
+        });
+        self.helpers = helpers;
+        self.helper_nodes = None;
+        choice.map(|choice| Choice {
+            nodes: self.nodes + helper_nodes.load(Ordering::Relaxed),
+            ..choice
+        })
+    }
+
+    /// The search of one thread.
+    fn search_alone(
         &mut self,
         position: &mut Position<'_>,
         limits: &Limits,
@@ -225,6 +286,7 @@ impl Searcher {
         self.last_check = started;
         self.me = position.to_move();
         self.nodes = 0;
+        self.unreported = 0;
         self.stopped = false;
         self.killers.fill([None; 2]);
         self.history.fill(0);
@@ -244,7 +306,8 @@ impl Searcher {
         }
         // Where one generation can outlast the budget, it stops at the deadline too.
         position.set_deadline(self.deadline);
-        for depth in 1..=limits.depth.unwrap_or(MAX_PLY).clamp(1, MAX_PLY) {
+        let last = limits.depth.unwrap_or(MAX_PLY).clamp(1, MAX_PLY);
+        for depth in self.first_depth.min(last)..=last {
             let Some((turn, score)) = self.aspire(position, &mut root, depth, best.score) else {
                 break;
             };
@@ -252,7 +315,7 @@ impl Searcher {
                 turn,
                 score,
                 depth,
-                nodes: self.nodes,
+                nodes: self.all_nodes(),
                 line: self.line(position, turn, depth),
             };
             report(&best);
@@ -261,8 +324,26 @@ impl Searcher {
             }
         }
         position.set_deadline(None);
+        self.report_nodes();
         best.nodes = self.nodes;
         Some(best)
+    }
+
+    /// The nodes this thread searched, and for the main thread its helpers' so far.
+    fn all_nodes(&self) -> u64 {
+        let helpers = match (&self.helper_nodes, self.threads) {
+            (Some(nodes), 2..) => nodes.load(Ordering::Relaxed),
+            _ => 0,
+        };
+        self.nodes + helpers
+    }
+
+    /// For a helper, adds the nodes it searched since it last did to the main thread's count.
+    fn report_nodes(&mut self) {
+        if let (Some(nodes), 1) = (&self.helper_nodes, self.threads) {
+            nodes.fetch_add(self.nodes - self.unreported, Ordering::Relaxed);
+            self.unreported = self.nodes;
+        }
     }
 
     /// The line the table remembers after `first`, at most `depth` turns long, each checked
@@ -272,14 +353,13 @@ impl Searcher {
         position.make(&first);
         let mut turns = Vec::new();
         while line.len() < depth {
-            let entry = self.table[(position.hash() as usize) & (self.table.len() - 1)];
-            let Some(next) = entry.best.filter(|_| entry.hash == position.hash()) else {
+            let Some(entry) = self.table.get(position.hash()) else {
                 break;
             };
             position.legal_turns(&mut turns);
-            if !turns.contains(&next) {
+            let Some(&next) = turns.iter().find(|turn| turn_key(turn) == entry.best) else {
                 break;
-            }
+            };
             position.make(&next);
             line.push(next);
         }
@@ -373,10 +453,8 @@ impl Searcher {
             Ok(list) => list,
             Err(score) => return score,
         };
-        let slot = (position.hash() as usize) & (self.table.len() - 1);
-        let entry = self.table[slot];
-        let known = entry.hash == position.hash();
-        if known && entry.depth as usize >= depth {
+        let stored = self.table.get(position.hash());
+        if let Some(entry) = stored.filter(|entry| entry.depth as usize >= depth) {
             match entry.bound {
                 Bound::Exact => {
                     self.lists[ply] = list;
@@ -390,12 +468,7 @@ impl Searcher {
                 return entry.score;
             }
         }
-        self.order(
-            position,
-            &mut list,
-            known.then_some(entry.best).flatten(),
-            ply,
-        );
+        self.order(position, &mut list, stored.map(|entry| entry.best), ply);
         let maximising = position.to_move() == self.me;
         let (start_alpha, start_beta) = (alpha, beta);
         let mut best_score = if maximising { -WIN } else { WIN };
@@ -435,13 +508,13 @@ impl Searcher {
             } else {
                 Bound::Exact
             };
-            self.table[slot] = Entry {
-                hash: position.hash(),
+            let entry = Entry {
                 depth: depth as u8,
                 bound,
                 score: best_score,
-                best: best_turn,
+                best: best_turn.map_or(0, |turn| turn_key(&turn)),
             };
+            self.table.put(position.hash(), entry);
         }
         best_score
     }
@@ -581,10 +654,9 @@ impl Searcher {
         best
     }
 
-    /// Whether a capture beyond the horizon is not worth searching, where captures are read
-    /// from the two pieces: one move that takes a piece worth less than its own on a square
-    /// the next player attacks, or one whose piece, taken for nothing, cannot bring `stand`
-    /// up to `target` (for the searching player where `sign` is 1, down to it where -1).
+    /// Whether a capture beyond the horizon is not worth searching, where exchanges are read:
+    /// one that loses its exchange, or one whose piece, taken for nothing, cannot bring
+    /// `stand` up to `target` (for the searching player where `sign` is 1, down to it where -1).
     fn futile(
         &self,
         position: &Position<'_>,
@@ -593,18 +665,27 @@ impl Searcher {
         target: i32,
         sign: i32,
     ) -> bool {
-        let main = turn.main();
-        if turn.len() != 1 || main.kind != crate::engine::turn::PartKind::Move {
+        if self.exchange.is_none() || !is_one_move(turn) {
             return false;
         }
-        let worth = |sq| self.worth_on(position, sq);
-        let (taken, mover) = (worth(main.to), worth(main.from));
+        let taken = self.worth_on(position, turn.main().to);
         // A piece taken to the captor's hand is worth it twice: one side's loss, the other's gain.
         let gain = taken * (1 + i32::from(position.rules().captures.to_hand));
         let hopeless = sign * (stand - target) + gain + DELTA_MARGIN < 0;
-        let losing =
-            taken < mover && position.attacked(main.to, position.next_player(position.to_move()));
-        self.exchanges_read && (hopeless || losing)
+        hopeless || self.loses_exchange(position, turn)
+    }
+
+    /// Whether the capture `turn` loses material once the pieces that can take on its square
+    /// have taken in turn; only a capture by a piece worth more than it takes can, and only
+    /// where exchanges are read.
+    fn loses_exchange(&self, position: &Position<'_>, turn: &Turn) -> bool {
+        let Some(values) = &self.exchange else {
+            return false;
+        };
+        let main = turn.main();
+        is_one_move(turn)
+            && self.worth_on(position, main.to) < self.worth_on(position, main.from)
+            && position.exchange(turn, values) < 0
     }
 
     /// The score of a position with no turn to search: won, lost, drawn, or too deep.
@@ -629,17 +710,23 @@ impl Searcher {
     }
 
     /// Puts the remembered best turn first, then captures of the most valuable pieces by the
-    /// least valuable, then the quiet turns that cut off at this ply, then the rest by history.
-    fn order(&self, position: &Position<'_>, list: &mut [Turn], first: Option<Turn>, ply: usize) {
+    /// least valuable, then the quiet turns that cut off at this ply, then the captures that
+    /// lose their exchange, then the rest by history. Beyond the horizon (`ply` past
+    /// [`MAX_PLY`]) the losing captures are gone already, and no turn is a killer.
+    fn order(&self, position: &Position<'_>, list: &mut [Turn], first: Option<u64>, ply: usize) {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         let worth = |sq| self.worth_on(position, sq);
         let gain = |turn: &Turn| -> i64 {
-            if Some(*turn) == first {
+            if first.is_some_and(|key| key == turn_key(turn)) {
                 return i64::MAX;
             }
             if turn.captures {
                 let main = turn.main();
-                return (3 << 32) + 64 * i64::from(worth(main.to)) - i64::from(worth(main.from));
+                let rank = match ply < MAX_PLY && self.loses_exchange(position, turn) {
+                    true => 1,
+                    false => 3,
+                };
+                return (rank << 32) + 64 * i64::from(worth(main.to)) - i64::from(worth(main.from));
             }
             match killers.iter().position(|k| *k == Some(*turn)) {
                 Some(rank) => (2 << 32) - rank as i64,
@@ -706,6 +793,7 @@ impl Searcher {
     /// Stops the search at the deadline, past its nodes or when told to, and spaces the next reading of the clock so that
     /// readings come about every 100 µs however long a node takes.
     fn read_clock(&mut self) {
+        self.report_nodes();
         let now = Instant::now();
         let told = (self.stop.as_ref()).is_some_and(|stop| stop.load(Ordering::Relaxed));
         self.stopped = told
@@ -718,6 +806,11 @@ impl Searcher {
         self.until_check = self.check_every;
         self.last_check = now;
     }
+}
+
+/// Whether `turn` is one move alone, whose exchange the attack tables can read.
+fn is_one_move(turn: &Turn) -> bool {
+    turn.len() == 1 && turn.main().kind == crate::engine::turn::PartKind::Move
 }
 
 #[cfg(test)]
@@ -763,6 +856,32 @@ mod tests {
         assert!(!searcher.captures_alone);
         let chess = compiled(include_str!("../../rules/chess.rules"));
         assert!(Searcher::new(&chess, 1).captures_alone);
+    }
+
+    /// With helper threads, the search finds what one thread finds (the mate in one), and
+    /// its nodes are every thread's: more than the main thread searched.
+    #[test]
+    fn helper_threads_share_the_search_and_its_count() {
+        let rules = compiled(include_str!("../../rules/chess.rules"));
+        let mut position =
+            fen::read(&rules, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").expect("a position");
+        let mut searcher = Searcher::new(&rules, 1);
+        searcher.set_threads(3);
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let choice = searcher.search(&mut position, &limits, &mut |_| {});
+        let choice = choice.expect("a turn");
+        assert_eq!(moves::write(&position, &choice.turn), "a1a8");
+        assert!(choice.score >= DECIDED, "scored {}", choice.score);
+        assert_eq!(searcher.helpers.len(), 2);
+        assert!(choice.nodes > searcher.nodes, "{} nodes", choice.nodes);
+        // Fewer threads later keep the table and drop the helpers not needed.
+        searcher.set_threads(1);
+        assert!(searcher.helpers.is_empty());
+        let again = searcher.search(&mut position, &limits, &mut |_| {});
+        assert_eq!(again.expect("a turn").nodes, searcher.nodes);
     }
 
     /// Where captures are compulsory, a player who can capture does not stand on the static

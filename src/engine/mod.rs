@@ -29,6 +29,7 @@ pub mod cost;
 mod count;
 mod counters;
 mod elimination;
+mod exchange;
 mod legality;
 mod movegen;
 pub mod outcome;
@@ -46,6 +47,7 @@ mod targets;
 pub mod turn;
 pub mod validity;
 
+pub use exchange::ExchangeValues;
 pub use position::Position;
 pub use setup::Setup;
 pub use turn::{Part, PartKind, Turn};
