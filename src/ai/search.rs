@@ -38,7 +38,6 @@ const MAX_CLOCK_INTERVAL: u64 = 256;
 pub const MAX_THREADS: usize = 64;
 
 /// A computer player for one rule file.
-#[derive(Clone)]
 pub struct Searcher {
     evaluator: Evaluator,
     /// Shared with the helper threads, each of which searches the same root in its own order
@@ -47,11 +46,11 @@ pub struct Searcher {
     /// The threads that search beside this one, `threads - 1` of them once a search starts.
     helpers: Vec<Searcher>,
     threads: usize,
-    /// During a search of several threads, the helpers' nodes: each helper adds to it as it
-    /// goes, the main thread reads it.
-    helper_nodes: Option<Arc<AtomicU64>>,
-    /// For a helper, the nodes counted but not yet added there.
-    unreported: u64,
+    /// During a search of several threads, every thread's nodes: each adds its own at each
+    /// reading of its clock, and stops once they reach the node limit.
+    shared_nodes: Option<Arc<AtomicU64>>,
+    /// The nodes of this thread already added there.
+    reported: u64,
     /// The first depth of the iterative deepening: a helper may start a ply deeper, so that
     /// the threads do not all search the same depth at the same time.
     first_depth: usize,
@@ -76,7 +75,13 @@ pub struct Searcher {
     until_check: u64,
     last_check: Instant,
     stopped: bool,
+    /// Sets the noise of leaf scores, the same in every thread of a search.
     seed: u64,
+    /// Shuffles the root's turns: a helper's own, so that each searches them in its order.
+    root_seed: u64,
+    /// The player the table's scores are for, if it holds any: scores are the searching
+    /// player's, so a search for another player starts from an empty table.
+    table_side: Option<usize>,
     /// A position repeated within the search scores as a draw: the file draws repetitions.
     repetition_draws: bool,
     /// A turn that gives check is searched one ply deeper: the file has royal pieces.
@@ -161,8 +166,18 @@ impl Searcher {
 
     /// A player whose transposition table takes at most `bytes` (at least one entry).
     pub fn with_table(rules: &crate::compile::Ruleset, seed: u64, bytes: usize) -> Self {
+        let table = Arc::new(Table::new(bytes));
+        Searcher::sharing(rules, seed, Evaluator::new(rules), table)
+    }
+
+    /// A player with this evaluation and table.
+    fn sharing(
+        rules: &crate::compile::Ruleset,
+        seed: u64,
+        evaluator: Evaluator,
+        table: Arc<Table>,
+    ) -> Self {
         let squares = rules.geometry.squares();
-        let evaluator = Evaluator::new(rules);
         let royal: Vec<bool> = rules.pieces.kinds.iter().map(|kind| kind.royal).collect();
         let exchanges_read = matches!(
             rules.derived.legality,
@@ -174,11 +189,12 @@ impl Searcher {
             exchange: exchanges_read
                 .then(|| Arc::new(ExchangeValues::new(&evaluator.values, &royal))),
             evaluator,
-            table: Arc::new(Table::new(bytes)),
+            table,
+            table_side: None,
             helpers: Vec::new(),
             threads: 1,
-            helper_nodes: None,
-            unreported: 0,
+            shared_nodes: None,
+            reported: 0,
             first_depth: 1,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; (squares + 1) * (squares + 1)],
@@ -197,6 +213,7 @@ impl Searcher {
             last_check: Instant::now(),
             stopped: false,
             seed,
+            root_seed: seed,
             repetition_draws: (rules.endings.rules.iter()).any(|&(outcome, condition)| {
                 outcome == crate::compile::Outcome::Draw
                     && matches!(condition, crate::compile::EndCondition::Repeated(_))
@@ -232,40 +249,44 @@ impl Searcher {
         limits: &Limits,
         report: &mut dyn FnMut(&Choice),
     ) -> Option<Choice> {
+        let side = position.to_move();
+        if self.table_side.replace(side) != Some(side) {
+            self.table.clear();
+        }
         if self.threads == 1 {
             return self.search_alone(position, limits, report);
         }
-        while self.helpers.len() < self.threads - 1 {
-            let mut helper = self.clone();
-            helper.helpers = Vec::new();
-            helper.threads = 1;
-            helper.seed = self.seed ^ (self.helpers.len() as u64 + 1).wrapping_mul(0x9E37_79B9);
-            helper.first_depth = 1 + self.helpers.len() % 2;
-            self.helpers.push(helper);
-        }
         let mut helpers = std::mem::take(&mut self.helpers);
+        while helpers.len() < self.threads - 1 {
+            let (evaluator, table) = (self.evaluator.clone(), Arc::clone(&self.table));
+            let mut helper = Searcher::sharing(position.rules(), self.seed, evaluator, table);
+            helper.root_seed = self.seed ^ (helpers.len() as u64 + 1).wrapping_mul(0x9E37_79B9);
+            helper.first_depth = 1 + helpers.len() % 2;
+            helpers.push(helper);
+        }
         let done = Arc::new(AtomicBool::new(false));
-        let helper_nodes = Arc::new(AtomicU64::new(0));
+        let shared_nodes = Arc::new(AtomicU64::new(0));
         let helper_limits = Limits {
             deadline: limits.deadline,
+            nodes: limits.nodes,
             stop: Some(Arc::clone(&done)),
             ..Limits::default()
         };
         let choice = std::thread::scope(|scope| {
             for helper in &mut helpers {
-                helper.helper_nodes = Some(Arc::clone(&helper_nodes));
+                helper.shared_nodes = Some(Arc::clone(&shared_nodes));
                 let (mut copy, limits) = (position.clone(), &helper_limits);
                 scope.spawn(move || helper.search_alone(&mut copy, limits, &mut |_| {}));
             }
-            self.helper_nodes = Some(Arc::clone(&helper_nodes));
-            let choice = self.search_alone(position, limits, report);
-            done.store(true, Ordering::Relaxed);
-            choice
+            self.shared_nodes = Some(Arc::clone(&shared_nodes));
+            // Set however the main search ends, a panic included, so the helpers never outlive it.
+            let _stops_helpers = SetOnDrop(&done);
+            self.search_alone(position, limits, report)
         });
         self.helpers = helpers;
-        self.helper_nodes = None;
+        self.shared_nodes = None;
         choice.map(|choice| Choice {
-            nodes: self.nodes + helper_nodes.load(Ordering::Relaxed),
+            nodes: shared_nodes.load(Ordering::Relaxed),
             ..choice
         })
     }
@@ -286,13 +307,13 @@ impl Searcher {
         self.last_check = started;
         self.me = position.to_move();
         self.nodes = 0;
-        self.unreported = 0;
+        self.reported = 0;
         self.stopped = false;
         self.killers.fill([None; 2]);
         self.history.fill(0);
         let mut root = Vec::new();
         position.legal_turns(&mut root);
-        let mut random = Random::new(self.seed ^ position.hash());
+        let mut random = Random::new(self.root_seed ^ position.hash());
         random.shuffle(&mut root);
         let mut best = Choice {
             turn: *root.first()?,
@@ -329,20 +350,17 @@ impl Searcher {
         Some(best)
     }
 
-    /// The nodes this thread searched, and for the main thread its helpers' so far.
+    /// The nodes of the search so far: this thread's, and the others' as they last added them.
     fn all_nodes(&self) -> u64 {
-        let helpers = match (&self.helper_nodes, self.threads) {
-            (Some(nodes), 2..) => nodes.load(Ordering::Relaxed),
-            _ => 0,
-        };
-        self.nodes + helpers
+        let others = (self.shared_nodes.as_ref()).map_or(0, |n| n.load(Ordering::Relaxed));
+        others + self.nodes - self.reported
     }
 
-    /// For a helper, adds the nodes it searched since it last did to the main thread's count.
+    /// Adds the nodes this thread searched since it last did to the search's count.
     fn report_nodes(&mut self) {
-        if let (Some(nodes), 1) = (&self.helper_nodes, self.threads) {
-            nodes.fetch_add(self.nodes - self.unreported, Ordering::Relaxed);
-            self.unreported = self.nodes;
+        if let Some(nodes) = &self.shared_nodes {
+            nodes.fetch_add(self.nodes - self.reported, Ordering::Relaxed);
+            self.reported = self.nodes;
         }
     }
 
@@ -711,8 +729,9 @@ impl Searcher {
 
     /// Puts the remembered best turn first, then captures of the most valuable pieces by the
     /// least valuable, then the quiet turns that cut off at this ply, then the captures that
-    /// lose their exchange, then the rest by history. Beyond the horizon (`ply` past
-    /// [`MAX_PLY`]) the losing captures are gone already, and no turn is a killer.
+    /// lose their exchange, then the rest by history. Beyond the horizon (`ply` at
+    /// [`MAX_PLY`]) no turn is a killer and exchanges are not read again: the losing captures
+    /// are gone already, unless captures are compulsory.
     fn order(&self, position: &Position<'_>, list: &mut [Turn], first: Option<u64>, ply: usize) {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         let worth = |sq| self.worth_on(position, sq);
@@ -798,13 +817,22 @@ impl Searcher {
         let told = (self.stop.as_ref()).is_some_and(|stop| stop.load(Ordering::Relaxed));
         self.stopped = told
             || self.deadline.is_some_and(|deadline| now >= deadline)
-            || self.nodes >= self.max_nodes;
+            || self.all_nodes() >= self.max_nodes;
         self.check_every = match now - self.last_check > CLOCK_SPACING {
             true => (self.check_every / 2).max(1),
             false => (self.check_every * 2).min(MAX_CLOCK_INTERVAL),
         };
         self.until_check = self.check_every;
         self.last_check = now;
+    }
+}
+
+/// Sets a flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -877,6 +905,21 @@ mod tests {
         assert!(choice.score >= DECIDED, "scored {}", choice.score);
         assert_eq!(searcher.helpers.len(), 2);
         assert!(choice.nodes > searcher.nodes, "{} nodes", choice.nodes);
+        // A node limit holds for every thread together, give or take the nodes between two
+        // readings of each thread's clock.
+        let mut middlegame = fen::read(
+            &rules,
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        )
+        .expect("a position");
+        let limited = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let choice = searcher.search(&mut middlegame, &limited, &mut |_| {});
+        let nodes = choice.expect("a turn").nodes;
+        let slack = 3 * 2 * MAX_CLOCK_INTERVAL;
+        assert!((20_000..=20_000 + slack).contains(&nodes), "{nodes} nodes");
         // Fewer threads later keep the table and drop the helpers not needed.
         searcher.set_threads(1);
         assert!(searcher.helpers.is_empty());

@@ -66,6 +66,13 @@ impl Table {
         (check ^ data ^ best == hash && check != 0).then_some(entry)
     }
 
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        self.words
+            .iter()
+            .for_each(|w| w.store(0, Ordering::Relaxed));
+    }
+
     /// Stores `entry` for the position of `hash`, in place of what its slot held.
     pub fn put(&self, hash: u64, entry: Entry) {
         let bound = match entry.bound {
@@ -89,7 +96,8 @@ impl Table {
 }
 
 /// A turn's key in the table: distinct turns of one position have distinct keys but by a
-/// chance too small to matter (a wrong match only orders a turn first), and no key is 0.
+/// chance too small to matter (a wrong match orders a legal turn first, or follows one in the
+/// line the table remembers: never an illegal one), and no key is 0.
 pub fn turn_key(turn: &Turn) -> u64 {
     let mut key = 0x9E37_79B9_7F4A_7C15u64;
     for part in turn.parts() {
@@ -121,6 +129,8 @@ mod tests {
         assert_eq!(table.get(0xDEAD_BEEF), Some(entry));
         let same_slot = 0xDEAD_BEEF + (1 << 40);
         assert_eq!(table.get(same_slot), None);
+        table.clear();
+        assert_eq!(table.get(0xDEAD_BEEF), None);
     }
 
     #[test]
