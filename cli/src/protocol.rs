@@ -110,6 +110,11 @@ impl Default for Resources {
     }
 }
 
+/// A count from 1 to `max`, as an interface sends it (a table's megabytes, threads).
+pub fn count_within(text: &str, max: usize) -> Option<usize> {
+    text.parse().ok().filter(|count| (1..=max).contains(count))
+}
+
 /// A new computer player for `rules` using `resources`.
 pub fn searcher(rules: &Ruleset, resources: Resources) -> Box<Searcher> {
     let mut searcher = Searcher::with_table(rules, SEED, resources.hash_mb << 20);

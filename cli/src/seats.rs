@@ -1,6 +1,7 @@
 //! Who sits at each seat of `play` and `selfplay`: `--seat N=WHO`, read and turned into players.
 
 use super::Reported;
+use super::protocol::count_within;
 use clap::Args;
 use fairy::ai::Player;
 use fairy::ai::search::MAX_THREADS;
@@ -20,10 +21,7 @@ pub struct Threads {
 }
 
 fn parse_threads(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(threads) if (1..=MAX_THREADS).contains(&threads) => Ok(threads),
-        _ => Err(format!("threads are 1 to {MAX_THREADS}")),
-    }
+    count_within(text, MAX_THREADS).ok_or(format!("threads are 1 to {MAX_THREADS}"))
 }
 
 /// Who plays a seat.

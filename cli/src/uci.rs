@@ -146,26 +146,32 @@ impl<'scope, 'env> Session<'scope, 'env> {
                 }
                 None => error(&format!("setoption: no variant `{value}` is offered")),
             },
-            "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
-                    self.resources.hash_mb = mb;
-                    self.searcher = None;
-                }
-                _ => error(&format!(
+            "hash" => match protocol::count_within(value, MAX_HASH_MB) {
+                Some(hash_mb) => self.use_resources(Resources {
+                    hash_mb,
+                    ..self.resources
+                }),
+                None => error(&format!(
                     "setoption: Hash is 1 to {MAX_HASH_MB} megabytes, not `{value}`"
                 )),
             },
-            "threads" => match value.parse::<usize>() {
-                Ok(threads) if (1..=MAX_THREADS).contains(&threads) => {
-                    self.resources.threads = threads;
-                    self.searcher = None;
-                }
-                _ => error(&format!(
+            "threads" => match protocol::count_within(value, MAX_THREADS) {
+                Some(threads) => self.use_resources(Resources {
+                    threads,
+                    ..self.resources
+                }),
+                None => error(&format!(
                     "setoption: Threads is 1 to {MAX_THREADS}, not `{value}`"
                 )),
             },
             _ => error(&format!("setoption: no option `{name}`")),
         }
+    }
+
+    /// Lets the computer player use `resources` from its next search, with a fresh table.
+    fn use_resources(&mut self, resources: Resources) {
+        self.resources = resources;
+        self.searcher = None;
     }
 
     /// `position startpos|fen FEN [moves M...]`. A mistake leaves the position as it was.

@@ -164,21 +164,19 @@ impl<'scope, 'env> Session<'scope, 'env> {
                 Err(_) => error("time takes centiseconds", line),
             },
             "otim" => {}
-            "memory" => match rest.parse::<usize>() {
-                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
-                    self.finish_thinking(true);
-                    self.resources.hash_mb = mb;
-                    self.searcher = None;
-                }
-                _ => error(&format!("memory takes 1 to {MAX_HASH_MB} megabytes"), line),
+            "memory" => match protocol::count_within(rest, MAX_HASH_MB) {
+                Some(hash_mb) => self.use_resources(Resources {
+                    hash_mb,
+                    ..self.resources
+                }),
+                None => error(&format!("memory takes 1 to {MAX_HASH_MB} megabytes"), line),
             },
-            "cores" => match rest.parse::<usize>() {
-                Ok(threads) if (1..=MAX_THREADS).contains(&threads) => {
-                    self.finish_thinking(true);
-                    self.resources.threads = threads;
-                    self.searcher = None;
-                }
-                _ => error(&format!("cores takes 1 to {MAX_THREADS}"), line),
+            "cores" => match protocol::count_within(rest, MAX_THREADS) {
+                Some(threads) => self.use_resources(Resources {
+                    threads,
+                    ..self.resources
+                }),
+                None => error(&format!("cores takes 1 to {MAX_THREADS}"), line),
             },
             "ping" => emit(&format!("pong {rest}\n")),
             "result" => {
@@ -197,6 +195,13 @@ impl<'scope, 'env> Session<'scope, 'env> {
             },
         }
         true
+    }
+
+    /// Lets the computer player use `resources` from its next search, with a fresh table.
+    fn use_resources(&mut self, resources: Resources) {
+        self.finish_thinking(true);
+        self.resources = resources;
+        self.searcher = None;
     }
 
     fn features(&self) {
