@@ -97,6 +97,9 @@ enum Command {
     /// Play engines that speak UCI or XBoard against fairy or each other, refereed by the rule
     /// file, and report the score.
     Match(matches::MatchArgs),
+    /// Open the studio: a local web page to write a rule file beside its board, play it by
+    /// clicks against the computer, and run self-play on it.
+    Serve(serve::ServeArgs),
 }
 
 mod evaluation;
@@ -108,6 +111,7 @@ mod protocol;
 mod record;
 mod seats;
 mod selfplay;
+mod serve;
 mod uci;
 mod xboard;
 
@@ -223,6 +227,7 @@ fn main() -> ExitCode {
         Command::Uci(args) => uci::uci(&args),
         Command::Xboard(args) => xboard::xboard(&args),
         Command::Match(args) => matches::play_match(&args),
+        Command::Serve(args) => serve::serve(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,7 +10,7 @@ use fairy::compile::Ruleset;
 use fairy::engine::Position;
 use fairy::engine::outcome::Cause;
 use serde::Serialize;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Instant;
 
@@ -50,7 +50,7 @@ pub struct SelfplayArgs {
 }
 
 /// How one game ended.
-struct GameResult {
+pub struct GameResult {
     /// Bits of the seats that won, or that share a draw.
     players: u32,
     /// How many seats round the players sat: player `p` had seat `(p + turned) % seats`.
@@ -65,7 +65,7 @@ struct GameResult {
 }
 
 /// What the thread that reports hears from the workers and from Ctrl-C.
-enum Event {
+pub enum Event {
     /// Game `index` has ended.
     Played(usize, GameResult),
     /// A worker has no more games to play.
@@ -77,7 +77,7 @@ enum Event {
 
 /// Why the games stopped before every one was played.
 #[derive(Clone, Copy, PartialEq)]
-enum Halt {
+pub enum Halt {
     Interrupted,
     TooManyTurns,
 }
@@ -93,7 +93,7 @@ impl Drop for Leaving {
 }
 
 #[derive(Serialize)]
-struct Report {
+pub struct Report {
     game: String,
     /// The games played: all that were asked for, unless the report is partial.
     games: usize,
@@ -192,6 +192,18 @@ struct FirstMover {
     high: f64,
 }
 
+/// A run of games between computers: who sits where, how long they think, how many games.
+pub struct Plan {
+    pub games: usize,
+    pub think_ms: u64,
+    pub seed: u64,
+    pub max_plies: u32,
+    /// Who sits at each seat in the first game; never a human.
+    pub seats: Vec<Seat>,
+    pub rotate: bool,
+    pub threads: usize,
+}
+
 pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
     let (rules, _) = load_rules(&args.file)?;
     let seats = seats_of(&rules, Seat::Computer(None), &args.seats)?;
@@ -202,12 +214,17 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
         );
         return Err(Reported::Usage);
     }
-    let games = args.games as usize;
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    );
-    let progress = indicatif::ProgressBar::new(games as u64);
+    let plan = Plan {
+        games: args.games as usize,
+        think_ms: args.think_ms,
+        seed: args.seed,
+        max_plies: args.max_plies,
+        seats,
+        rotate: args.rotate,
+        threads: args.threads.count,
+    };
+    let jobs = args.jobs.map_or_else(every_core, |j| j as usize);
+    let progress = indicatif::ProgressBar::new(plan.games as u64);
     progress.set_style(
         indicatif::ProgressStyle::with_template(
             "{bar:30} {pos}/{len} games  {per_sec}  {eta} left",
@@ -219,43 +236,86 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
     interrupt::on_interrupt(move || {
         let _ = interrupted.send(Event::Interrupted);
     });
-    let next = AtomicUsize::new(0);
-    let (rules, seats, next) = (&rules, &seats, &next);
-    std::thread::scope(|scope| {
-        let workers = jobs.min(games);
-        for _ in 0..workers {
-            let leaving = Leaving(sender.clone());
-            scope.spawn(move || {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= games {
-                        break;
-                    }
-                    let event = match play_one(rules, args, seats, index) {
-                        Some(result) => Event::Played(index, result),
-                        None => Event::TooManyTurns,
-                    };
-                    if leaving.0.send(event).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        let (results, halt) = gather(&events, workers, &progress);
-        progress.finish_and_clear();
-        if halt == Some(Halt::TooManyTurns) {
-            complain!("error: {}", fairy::limits::too_many_turns());
-            // A report of only the games that stayed small would mislead; the games still
-            // being played are left unfinished.
-            std::process::exit(1);
-        }
-        report(rules, args, seats, results, halt.is_some());
-        // The games still being played are left unfinished.
-        if halt.is_some() {
-            interrupt::quit();
-        }
-    });
+    let games = Games {
+        sender,
+        events,
+        jobs,
+    };
+    games.play(
+        &rules,
+        &plan,
+        |_| progress.inc(1),
+        |results, halt| {
+            progress.finish_and_clear();
+            if halt == Some(Halt::TooManyTurns) {
+                complain!("error: {}", fairy::limits::too_many_turns());
+                // A report of only the games that stayed small would mislead; the games still
+                // being played are left unfinished.
+                std::process::exit(1);
+            }
+            report(&rules, &plan, args.json, results, halt.is_some());
+            // The games still being played are left unfinished.
+            if halt.is_some() {
+                interrupt::quit();
+            }
+        },
+    );
     Ok(())
+}
+
+/// How many games to play at once unless told: one per core.
+pub fn every_core() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The games of a plan being played: workers send their results down `sender`, and anyone
+/// holding a clone of it may halt them with [`Event::Interrupted`].
+pub struct Games {
+    pub sender: Sender<Event>,
+    pub events: Receiver<Event>,
+    pub jobs: usize,
+}
+
+impl Games {
+    /// Plays the plan's games on `jobs` workers, calling `played` with the number ended so far
+    /// as each ends, then `finish` with the results and what halted them, if anything. No
+    /// further game starts once they are halted; `finish` runs before those being played end.
+    pub fn play(
+        self,
+        rules: &Ruleset,
+        plan: &Plan,
+        mut played: impl FnMut(usize),
+        finish: impl FnOnce(Vec<(usize, GameResult)>, Option<Halt>),
+    ) {
+        let next = AtomicUsize::new(0);
+        let halted = AtomicBool::new(false);
+        let (next, halted) = (&next, &halted);
+        std::thread::scope(|scope| {
+            let workers = self.jobs.min(plan.games);
+            for _ in 0..workers {
+                let leaving = Leaving(self.sender.clone());
+                scope.spawn(move || {
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        if index >= plan.games || halted.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let event = match play_one(rules, plan, index) {
+                            Some(result) => Event::Played(index, result),
+                            None => Event::TooManyTurns,
+                        };
+                        if leaving.0.send(event).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(self.sender);
+            let (results, halt) = gather(&self.events, workers, &mut played);
+            halted.store(true, Ordering::Relaxed);
+            finish(results, halt);
+        });
+    }
 }
 
 /// The games' results as they end, until every worker has left or something stops them; and
@@ -263,7 +323,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
 fn gather(
     events: &Receiver<Event>,
     workers: usize,
-    progress: &indicatif::ProgressBar,
+    played: &mut impl FnMut(usize),
 ) -> (Vec<(usize, GameResult)>, Option<Halt>) {
     let mut results = Vec::new();
     let mut working = workers;
@@ -271,7 +331,7 @@ fn gather(
         match events.recv() {
             Ok(Event::Played(index, result)) => {
                 results.push((index, result));
-                progress.inc(1);
+                played(results.len());
             }
             Ok(Event::Left) => working -= 1,
             Ok(Event::Interrupted) => return (results, Some(Halt::Interrupted)),
@@ -286,24 +346,22 @@ fn gather(
 /// Prints the report of the games played, `partial` if Ctrl-C stopped them.
 fn report(
     rules: &Ruleset,
-    args: &SelfplayArgs,
-    seats: &[Seat],
-    mut results: Vec<(usize, GameResult)>,
+    plan: &Plan,
+    json: bool,
+    results: Vec<(usize, GameResult)>,
     partial: bool,
 ) {
     if results.is_empty() {
         complain!("no game had ended, so there is nothing to report");
         // A reader of the JSON still gets a document, saying that no game was played.
-        if args.json {
+        if json {
             let empty = serde_json::json!({ "game": rules.name, "games": 0, "partial": partial });
             emit(&format!("{empty:#}\n"));
         }
         return;
     }
-    results.sort_by_key(|(index, _)| *index);
-    let results: Vec<GameResult> = results.into_iter().map(|(_, r)| r).collect();
-    let report = summarise(rules, args, seats, &results, partial);
-    match args.json {
+    let report = summarise(rules, plan, results, partial);
+    match json {
         true => emit(&format!(
             "{}\n",
             serde_json::to_string_pretty(&report).expect("plain data")
@@ -314,30 +372,26 @@ fn report(
 
 /// Plays game `index` to its end or the ply limit; `None` if it reached a position with more
 /// turns than fairy holds.
-fn play_one(
-    rules: &Ruleset,
-    args: &SelfplayArgs,
-    entrants: &[Seat],
-    index: usize,
-) -> Option<GameResult> {
-    let seed = args
+fn play_one(rules: &Ruleset, plan: &Plan, index: usize) -> Option<GameResult> {
+    let entrants = &plan.seats;
+    let seed = plan
         .seed
         .wrapping_mul(0x1_0000_0001)
         .wrapping_add(index as u64);
     let n = entrants.len();
-    let turned = if args.rotate { index % n } else { 0 };
+    let turned = if plan.rotate { index % n } else { 0 };
     let mut players: Vec<Player> = (0..n)
         .map(|seat| {
             let entrant = (seat + n - turned) % n;
             entrants[entrant]
-                .player(rules, args.think_ms, seat_seed(seed, entrant))
+                .player(rules, plan.think_ms, seat_seed(seed, entrant))
                 .expect("no human seats")
-                .with_threads(args.threads.count)
+                .with_threads(plan.threads)
         })
         .collect();
     let mut position = Position::start(rules);
     let mut past_think = Vec::new();
-    for ply in 0..args.max_plies {
+    for ply in 0..plan.max_plies {
         if let Some(ending) = position.ending() {
             return Some(GameResult {
                 players: ending.players(),
@@ -365,34 +419,38 @@ fn play_one(
         players: position.alive(),
         won: false,
         cause: None,
-        plies: args.max_plies,
+        plies: plan.max_plies,
         turned,
         past_think,
     })
 }
 
-fn summarise(
+/// The report of the games played, in the order they were started.
+pub fn summarise(
     rules: &Ruleset,
-    args: &SelfplayArgs,
-    entrants: &[Seat],
-    results: &[GameResult],
+    plan: &Plan,
+    mut results: Vec<(usize, GameResult)>,
     partial: bool,
 ) -> Report {
+    results.sort_by_key(|(index, _)| *index);
+    let results: Vec<GameResult> = results.into_iter().map(|(_, r)| r).collect();
+    let results = &results[..];
+    let entrants = &plan.seats;
     let n = entrants.len();
     let seats = (0..n)
         .map(|seat| SeatReport {
             seat: seat + 1,
             side: rules.players.names[seat].clone(),
-            who: (!args.rotate).then(|| entrants[seat].label(args.think_ms)),
+            who: (!plan.rotate).then(|| entrants[seat].label(plan.think_ms)),
             record: record(results, |_| seat),
         })
         .collect();
-    let players = match args.rotate {
+    let players = match plan.rotate {
         false => Vec::new(),
         true => (0..n)
             .map(|entrant| PlayerReport {
                 first_seat: entrant + 1,
-                who: entrants[entrant].label(args.think_ms),
+                who: entrants[entrant].label(plan.think_ms),
                 record: record(results, |r| (entrant + r.turned) % n),
             })
             .collect(),
@@ -416,11 +474,11 @@ fn summarise(
         game: rules.name.clone(),
         games: results.len(),
         partial,
-        think_ms: args.think_ms,
-        seed: args.seed,
-        max_plies: args.max_plies,
-        lineup: entrants.iter().map(|e| e.label(args.think_ms)).collect(),
-        rotate: args.rotate,
+        think_ms: plan.think_ms,
+        seed: plan.seed,
+        max_plies: plan.max_plies,
+        lineup: entrants.iter().map(|e| e.label(plan.think_ms)).collect(),
+        rotate: plan.rotate,
         seats,
         players,
         endings,
