@@ -278,8 +278,8 @@ pub struct Games {
 
 impl Games {
     /// Plays the plan's games on `jobs` workers, calling `played` with the number ended so far
-    /// as each ends, then `finish` with the results and what halted them, if anything. No
-    /// further game starts once they are halted; `finish` runs before those being played end.
+    /// as each ends, then `finish` with the results and what halted them, if anything. Once
+    /// halted, no game plays another turn; `finish` runs before the turns being chosen end.
     pub fn play(
         self,
         rules: &Ruleset,
@@ -300,7 +300,7 @@ impl Games {
                         if index >= plan.games || halted.load(Ordering::Relaxed) {
                             break;
                         }
-                        let event = match play_one(rules, plan, index) {
+                        let event = match play_one(rules, plan, index, halted) {
                             Some(result) => Event::Played(index, result),
                             None => Event::TooManyTurns,
                         };
@@ -370,9 +370,9 @@ fn report(
     }
 }
 
-/// Plays game `index` to its end or the ply limit; `None` if it reached a position with more
-/// turns than fairy holds.
-fn play_one(rules: &Ruleset, plan: &Plan, index: usize) -> Option<GameResult> {
+/// Plays game `index` to its end or the ply limit, or until the games are `halted` (its result
+/// is then unused); `None` if it reached a position with more turns than fairy holds.
+fn play_one(rules: &Ruleset, plan: &Plan, index: usize, halted: &AtomicBool) -> Option<GameResult> {
     let entrants = &plan.seats;
     let seed = plan
         .seed
@@ -392,6 +392,9 @@ fn play_one(rules: &Ruleset, plan: &Plan, index: usize) -> Option<GameResult> {
     let mut position = Position::start(rules);
     let mut past_think = Vec::new();
     for ply in 0..plan.max_plies {
+        if halted.load(Ordering::Relaxed) {
+            break;
+        }
         if let Some(ending) = position.ending() {
             return Some(GameResult {
                 players: ending.players(),

@@ -441,6 +441,22 @@ fn a_mistake_is_shown_at_its_line_and_its_fix_redraws_the_board(browser: &Browse
         .position(|line| line.starts_with("piece Knight N"))
         .expect("the Knight's line")
         + 1;
+    // An edit that leaves the turns played legal keeps the game; a position that cannot be
+    // read leaves it as it was.
+    seats(browser, &["human", "human"]);
+    browser.type_into("#typed-turn", "e2e4\n");
+    browser.wait_for("document.querySelectorAll('#move-list li').length === 1");
+    let checked = browser.run("return Number(document.body.dataset.checked);", json!([]));
+    set_rules(browser, &format!("{original}\n// a comment\n"));
+    browser.wait_for(&format!(
+        "Number(document.body.dataset.checked) > {checked}"
+    ));
+    assert_eq!(browser.moves_played(), ["e2e4"]);
+    browser.type_into("#fen", "not a position\n");
+    browser.wait_for("document.getElementById('message').textContent.includes('the position')");
+    browser.wait_for("document.querySelector('#prompt').textContent.includes('Black to move')");
+    assert_eq!(browser.moves_played(), ["e2e4"]);
+
     let broken = original.replace("leap (1,2)", "leap (1,2) sideway");
     set_rules(browser, &broken);
     browser.wait_for(&format!(

@@ -293,10 +293,17 @@ fn files_are_read_and_saved_only_inside_the_folders_given() {
     }
     #[cfg(unix)]
     {
+        let outside = folder.parent().unwrap();
         let link = folder.join("link.rules");
-        let _ = std::os::unix::fs::symlink(folder.parent().unwrap().join("outside.rules"), &link);
+        let _ = std::os::unix::fs::symlink(outside.join("outside.rules"), &link);
         let (status, answer) = studio.get("/api/file/0/link.rules");
         assert_eq!(status, 404, "{answer}");
+        // A link to a file not yet made is not followed either.
+        let dangling = outside.join(format!("fairy-studio-made-{}.rules", std::process::id()));
+        let _ = std::os::unix::fs::symlink(&dangling, folder.join("dangling.rules"));
+        let (status, _) = studio.put("/api/file/0/dangling.rules", &json!({ "text": "x" }));
+        assert_eq!(status, 404);
+        assert!(!dangling.exists());
     }
     assert_eq!(
         std::fs::read_to_string(folder.parent().unwrap().join("outside.rules")).unwrap(),
@@ -324,11 +331,59 @@ fn self_play_runs_as_a_job_and_reports_as_selfplay_does() {
     assert!(report["lengths"]["histogram"].is_array());
 
     let many = json!({ "rules": rule_file("chess"), "games": 10000, "think_ms": 20 });
+    let (_, other) = studio.post("/api/selfplay", &many);
     let (_, job) = studio.post("/api/selfplay", &many);
-    let number = job["job"].as_u64().unwrap();
-    let (status, _) = studio.delete(&format!("/api/selfplay/{number}"));
+    let (status, busy) = studio.post("/api/selfplay", &many);
+    assert_eq!(status, 429, "{busy}");
+    let (status, _) = studio.delete(&format!("/api/selfplay/{}", other["job"]));
     assert_eq!(status, 200);
+    let number = job["job"].as_u64().unwrap();
+    let (status, stop) = studio.delete(&format!("/api/selfplay/{number}"));
+    assert_eq!(status, 200);
+    assert_eq!(stop["stopping"], true);
     let progress = studio.wait_for_job(number);
     assert_eq!(progress["done"], true);
     assert!(progress["played"].as_u64().unwrap() < 10000);
+    // Its games end within a turn's think time, and then it no longer counts as running.
+    let started = std::time::Instant::now();
+    while studio.get(&format!("/api/selfplay/{number}")).1["running"] == true {
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "the stopped job is still playing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn requests_another_site_could_send_are_refused() {
+    let studio = Studio::start(&["rules"]);
+    let port = studio.address.rsplit(':').next().unwrap();
+    let body = r#"{"rules": "game \"X\""}"#;
+    let cases = [
+        (
+            format!("Host: evil.example:{port}"),
+            "application/json",
+            403,
+        ),
+        (
+            format!("Host: 127.0.0.1:{port}\r\nOrigin: http://evil.example"),
+            "application/json",
+            403,
+        ),
+        (format!("Host: 127.0.0.1:{port}"), "text/plain", 415),
+        (
+            format!("Host: localhost:{port}\r\nOrigin: http://localhost:{port}"),
+            "application/json",
+            200,
+        ),
+    ];
+    for (headers, kind, status) in cases {
+        let request = format!(
+            "POST /api/check HTTP/1.1\r\n{headers}\r\nContent-Type: {kind}\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        assert_eq!(studio.raw(&request), status, "{headers} {kind}");
+    }
 }

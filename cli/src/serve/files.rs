@@ -133,13 +133,16 @@ impl Folders {
         let (_, folder) = (self.folders.get(index))
             .ok_or_else(|| Failure::not_found(format!("there is no folder {index}")))?;
         let place = folder.join(name);
-        // A link in the folder may lead out of it: only what lies inside is served.
-        match place.canonicalize() {
-            Ok(real) if !real.starts_with(folder) => Err(Failure::not_found(format!(
-                "{path} leads out of its folder"
-            ))),
-            _ => Ok(place),
+        // A link may lead out of the folder, now or once its target is made: none is served.
+        if place
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink())
+        {
+            return Err(Failure::not_found(format!(
+                "{path} is a link: the studio serves only the files in its folders"
+            )));
         }
+        Ok(place)
     }
 }
 

@@ -3,11 +3,11 @@
 
 use super::Failure;
 use super::api::{fields, playable};
-use crate::seats::{MAX_THINK_MS, Seat, parse_seat};
+use crate::seats::{Seat, parse_seat};
 use crate::selfplay::{Event, Games, Halt, Plan, every_core, summarise};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -15,6 +15,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 const MAX_RUNNING: usize = 2;
 /// The most games one job plays.
 const MAX_GAMES: usize = 10_000;
+/// The longest a job's computer thinks over a turn; a halted job ends once its turns end.
+const MAX_THINK_MS: u64 = 10_000;
 
 #[derive(Default)]
 pub struct Jobs {
@@ -28,6 +30,9 @@ struct Job {
     halt: Mutex<Option<Sender<Event>>>,
     /// The report, or why there is none, once the games have ended.
     ended: Mutex<Option<Result<Value, String>>>,
+    /// Whether the job's threads are still playing: a halted job's last turns end after its
+    /// report is made.
+    running: AtomicBool,
 }
 
 #[derive(Deserialize)]
@@ -76,7 +81,9 @@ impl Jobs {
         let rules = playable(&start.rules)?;
         let plan = plan(&start, rules.players.count())?;
         let mut jobs = lock(&self.jobs);
-        let running = jobs.iter().filter(|job| lock(&job.ended).is_none()).count();
+        let running = (jobs.iter())
+            .filter(|job| job.running.load(Ordering::Relaxed))
+            .count();
         if running >= MAX_RUNNING {
             return Err(Failure::busy(format!(
                 "{running} self-play jobs are running: wait for one, or stop it"
@@ -88,6 +95,7 @@ impl Jobs {
             played: AtomicUsize::new(0),
             halt: Mutex::new(Some(sender.clone())),
             ended: Mutex::new(None),
+            running: AtomicBool::new(true),
         });
         jobs.push(Arc::clone(&job));
         let number = jobs.len() - 1;
@@ -99,7 +107,7 @@ impl Jobs {
                 jobs: every_core(),
             };
             let played = |n| job.played.store(n, Ordering::Relaxed);
-            games.play(&rules, &plan, played, |results, halt| {
+            let finish = |results: Vec<_>, halt: Option<Halt>| {
                 let report = match halt {
                     Some(Halt::TooManyTurns) => Err(fairy::limits::too_many_turns()),
                     _ if results.is_empty() => {
@@ -110,7 +118,16 @@ impl Jobs {
                 };
                 *lock(&job.halt) = None;
                 *lock(&job.ended) = Some(report);
-            });
+            };
+            // A fault of fairy's own still ends the job, with a report saying so.
+            let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                games.play(&rules, &plan, played, finish)
+            }));
+            if unwound.is_err() {
+                let mut ended = lock(&job.ended);
+                ended.get_or_insert(Err("fairy failed in these games: please report it".into()));
+            }
+            job.running.store(false, Ordering::Relaxed);
         });
         Ok(json!({ "job": number, "games": games }))
     }
@@ -129,18 +146,21 @@ impl Jobs {
             "games": job.games,
             "played": job.played.load(Ordering::Relaxed),
             "done": ended.is_some(),
+            "running": job.running.load(Ordering::Relaxed),
             "report": report,
             "error": error,
         }))
     }
 
-    /// `DELETE /api/selfplay/N`: stops job N; the games ended so far make its report.
+    /// `DELETE /api/selfplay/N`: stops job N; the games ended so far make its report, and the
+    /// turns being chosen end within their think time.
     pub fn stop(&self, number: &str) -> Result<Value, Failure> {
         let job = self.job(number)?;
-        if let Some(halt) = &*lock(&job.halt) {
-            let _ = halt.send(Event::Interrupted);
-        }
-        Ok(json!({ "job": number, "stopping": true }))
+        let stopping = match &*lock(&job.halt) {
+            Some(halt) => halt.send(Event::Interrupted).is_ok(),
+            None => false,
+        };
+        Ok(json!({ "job": number, "stopping": stopping }))
     }
 
     fn job(&self, number: &str) -> Result<Arc<Job>, Failure> {

@@ -37,6 +37,8 @@ const MAX_BODY: u64 = 1 << 20;
 struct Studio {
     folders: Folders,
     jobs: Jobs,
+    /// The port listened on, which a request's `Host` and `Origin` must name.
+    port: u16,
 }
 
 pub fn serve(args: &ServeArgs) -> Result<(), Reported> {
@@ -48,10 +50,10 @@ pub fn serve(args: &ServeArgs) -> Result<(), Reported> {
         complain!("error: cannot listen on 127.0.0.1:{}: {error}", args.port);
         Reported::Invalid
     })?;
-    let address = match server.server_addr().to_ip() {
-        Some(address) => format!("http://{address}/"),
-        None => unreachable!("the server listens on an IP address"),
+    let Some(listening) = server.server_addr().to_ip() else {
+        unreachable!("the server listens on an IP address")
     };
+    let address = format!("http://{listening}/");
     emit(&format!("fairy studio at {address} (Ctrl-C stops it)\n"));
     if args.open {
         open_browser(&address);
@@ -59,6 +61,7 @@ pub fn serve(args: &ServeArgs) -> Result<(), Reported> {
     let studio = Arc::new(Studio {
         folders,
         jobs: Jobs::default(),
+        port: listening.port(),
     });
     for request in server.incoming_requests() {
         let studio = Arc::clone(&studio);
@@ -148,6 +151,13 @@ const STYLE: &str = include_str!("page/studio.css");
 fn answer(studio: &Studio, mut request: Request) {
     let path = request.url().split('?').next().unwrap_or("").to_string();
     let method = request.method().clone();
+    if let Err(failure) = from_this_machine(studio.port, &request) {
+        let _ = request.respond(json_response(
+            failure.status,
+            &json!({ "error": failure.message }),
+        ));
+        return;
+    }
     let response = match (&method, path.as_str()) {
         (Method::Get, "/") => asset(PAGE, "text/html; charset=utf-8"),
         (Method::Get, "/studio.js") => asset(SCRIPT, "text/javascript; charset=utf-8"),
@@ -196,6 +206,42 @@ fn route(studio: &Studio, method: &Method, path: &str, body: Value) -> Result<Va
             message: format!("the API has no {method} {path} (see the README)"),
         }),
     }
+}
+
+/// Refuses what another site could send through the browser: a request addressed to another
+/// host (a name rebound to 127.0.0.1), one from another site's page, and a body not declared as
+/// JSON (which a page may send without asking the server first).
+fn from_this_machine(port: u16, request: &Request) -> Result<(), Failure> {
+    let header = |name: &'static str| {
+        (request.headers().iter())
+            .find(|h| h.field.equiv(name))
+            .map(|h| h.value.as_str().to_ascii_lowercase())
+    };
+    let hosts = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
+    let forbidden = |message: String| Failure {
+        status: 403,
+        message,
+    };
+    if !header("Host").is_some_and(|host| hosts.contains(&host)) {
+        return Err(forbidden(format!(
+            "the studio answers requests addressed to {} only",
+            hosts.join(" or ")
+        )));
+    }
+    if header("Origin").is_some_and(|origin| !hosts.iter().any(|h| origin == format!("http://{h}")))
+    {
+        return Err(forbidden(
+            "the studio answers its own page only".to_string(),
+        ));
+    }
+    let has_body = request.body_length().is_some_and(|n| n > 0);
+    if has_body && !header("Content-Type").is_some_and(|t| t.starts_with("application/json")) {
+        return Err(Failure {
+            status: 415,
+            message: "a request's body is JSON, sent as application/json".to_string(),
+        });
+    }
+    Ok(())
 }
 
 /// The request's JSON body; `null` when it has none.

@@ -96,6 +96,22 @@ impl Studio {
         answer(self.agent.delete(format!("{}{path}", self.address)).call())
     }
 
+    /// The status of a request written byte for byte, as a browser could not send it.
+    pub fn raw(&self, request: &str) -> u16 {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(self.address.trim_start_matches("http://"))
+            .expect("a connection");
+        stream
+            .write_all(request.as_bytes())
+            .expect("the request sent");
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        let status = answer.split_whitespace().nth(1).unwrap_or_default();
+        status
+            .parse()
+            .unwrap_or_else(|_| panic!("no status in {answer:?}"))
+    }
+
     /// Job N's progress once it is done.
     pub fn wait_for_job(&self, number: u64) -> Value {
         let started = Instant::now();

@@ -19,7 +19,7 @@ const state = {
   flipped: false,
   generation: 0,      // bumped on every change, so that a late answer is dropped
   thinking: false,
-  playing: false,     // a turn is on its way to the server
+  playing: false,     // a turn is on its way, and the position after it not yet known
 };
 
 // Colours for players named after one; the rest take the palette in turn.
@@ -118,8 +118,12 @@ async function checkRules(newGame) {
   showVerdict(verdict);
   if (verdict.playable && (newGame || text !== state.rules)) {
     state.rules = text;
-    await startGame();
+    // An edit keeps the game in progress while its turns are still legal under the new rules.
+    const kept = !newGame && (await refresh());
+    if (kept) drawSeats();
+    else await startGame();
   }
+  document.body.dataset.checked = Number(document.body.dataset.checked || 0) + 1;
 }
 
 function showVerdict(verdict) {
@@ -197,21 +201,24 @@ async function startGame() {
   drawSeats();
 }
 
-// Asks for the position and its turns, draws them, and lets a computer seat move.
+// Asks for the position and its turns, draws them, and lets a computer seat move; whether the
+// position could be shown.
 async function refresh() {
   const generation = ++state.generation;
   state.clicks = [];
   state.thinking = false; // a computer still thinking is answering an older position
   try {
     const [view, moves] = await Promise.all([post("show", game()), post("moves", game())]);
-    if (generation !== state.generation) return;
+    if (generation !== state.generation) return false;
     state.view = view;
     state.turns = moves.turns;
+    state.playing = false;
     say("");
   } catch (error) {
-    if (generation !== state.generation) return;
+    if (generation !== state.generation) return false;
+    state.playing = false;
     say(error.message);
-    return;
+    return false;
   }
   draw();
   if (timings.opened !== null) {
@@ -220,6 +227,7 @@ async function refresh() {
   }
   document.body.dataset.ready = "1";
   computerTurn(generation);
+  return true;
 }
 
 function seatOf(player) { return state.seats[player] || "human"; }
@@ -244,22 +252,25 @@ async function computerTurn(generation) {
   }
 }
 
-// Makes a turn; one at a time, as each is read in the position the last one left.
+// Makes a turn; one at a time, as each is read in the position the last one left. `playing`
+// stays set until the position after it is known.
 async function play(text) {
   if (state.playing) { say("Wait: the last turn is still being made."); return; }
+  const generation = state.generation;
   state.playing = true;
   try {
     await post("turn", { ...game(), turn: text });
   } catch (error) {
     state.playing = false;
+    if (generation !== state.generation) return;
     say(error.message);
     state.clicks = [];
     draw();
     return;
   }
+  if (generation !== state.generation) { state.playing = false; return; } // the game changed meanwhile
   state.moves.push(text);
   state.movers.push(state.view.to_move);
-  state.playing = false;
   await refresh();
 }
 
@@ -287,12 +298,18 @@ function candidates(clicks) {
 
 function humanToMove() {
   const view = state.view;
-  return view && !view.position.result && seatOf(view.to_move) === "human" && !state.thinking;
+  return view && !view.position.result && seatOf(view.to_move) === "human" && !state.thinking &&
+    !state.playing;
 }
 
 function clicked(token) {
   if (!humanToMove()) {
     say(state.view && state.view.position.result ? "The game is over." : "It is not your turn.");
+    return;
+  }
+  if (state.clicks.length === 1 && state.clicks[0] === token) { // a second click lets go
+    state.clicks = [];
+    draw();
     return;
   }
   let clicks = [...state.clicks, token];
@@ -584,6 +601,7 @@ function drawSeats() {
 let job = null;
 
 async function startSelfplay() {
+  $("sp-start").disabled = true;
   try {
     const started = await post("selfplay", {
       rules: state.rules,
@@ -592,16 +610,27 @@ async function startSelfplay() {
       seats: state.seats.map((seat) => (seat === "random" ? "random" : "ai")),
     });
     job = started.job;
-    $("sp-start").disabled = true;
     $("sp-stop").disabled = false;
     $("sp-report").textContent = "";
     pollSelfplay();
-  } catch (error) { $("sp-report").textContent = error.message; }
+  } catch (error) {
+    $("sp-start").disabled = false;
+    $("sp-report").textContent = error.message;
+  }
 }
 
 async function pollSelfplay() {
   if (job === null) return;
-  const progress = await api("GET", "selfplay/" + job);
+  let progress;
+  try {
+    progress = await api("GET", "selfplay/" + job);
+  } catch (error) {
+    job = null;
+    $("sp-start").disabled = false;
+    $("sp-stop").disabled = true;
+    $("sp-report").textContent = error.message;
+    return;
+  }
   $("sp-progress").max = progress.games;
   $("sp-progress").value = progress.played;
   if (!progress.done) {
@@ -695,8 +724,12 @@ function wire() {
     state.fen = $("fen").value.trim() || null;
     state.moves = [];
     state.movers = [];
-    refresh().then(() => {
-      if ($("message").textContent) [state.fen, state.moves, state.movers] = previous;
+    // A position that cannot be read leaves the game as it was, saying why.
+    refresh().then((shown) => {
+      if (shown) return;
+      const why = $("message").textContent;
+      [state.fen, state.moves, state.movers] = previous;
+      refresh().then(() => say(why));
     });
   });
   $("typed").addEventListener("submit", (event) => {
