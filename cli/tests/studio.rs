@@ -259,6 +259,7 @@ const MATED: &str = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1
 #[test]
 fn files_are_read_and_saved_only_inside_the_folders_given() {
     let folder = std::env::temp_dir().join(format!("fairy-studio-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder); // what a stopped run left
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(folder.join("mine.rules"), rule_file("chess")).unwrap();
     std::fs::write(folder.parent().unwrap().join("outside.rules"), "secret").unwrap();
@@ -295,12 +296,12 @@ fn files_are_read_and_saved_only_inside_the_folders_given() {
     {
         let outside = folder.parent().unwrap();
         let link = folder.join("link.rules");
-        let _ = std::os::unix::fs::symlink(outside.join("outside.rules"), &link);
+        std::os::unix::fs::symlink(outside.join("outside.rules"), &link).expect("a link");
         let (status, answer) = studio.get("/api/file/0/link.rules");
         assert_eq!(status, 404, "{answer}");
         // A link to a file not yet made is not followed either.
         let dangling = outside.join(format!("fairy-studio-made-{}.rules", std::process::id()));
-        let _ = std::os::unix::fs::symlink(&dangling, folder.join("dangling.rules"));
+        std::os::unix::fs::symlink(&dangling, folder.join("dangling.rules")).expect("a link");
         let (status, _) = studio.put("/api/file/0/dangling.rules", &json!({ "text": "x" }));
         assert_eq!(status, 404);
         assert!(!dangling.exists());

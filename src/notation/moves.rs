@@ -135,19 +135,23 @@ pub fn play(position: &mut Position<'_>, list: &str) -> Result<(), NotationError
     for word in list.split_whitespace() {
         let start = offset + list[offset..].find(word).expect("the word is in the list");
         offset = start + word.len();
-        if let Some(ending) = position.ending() {
-            let names = &position.rules().players.names;
-            let message = format!(
-                "the game is over ({}), so {} cannot be played",
-                ending.describe(names),
-                quoted(word)
-            );
-            return Err(NotationError::new(message, start, offset));
-        }
-        let turn = read(position, word).map_err(|m| NotationError::new(m, start, offset))?;
+        let turn =
+            read_in_play(position, word).map_err(|m| NotationError::new(m, start, offset))?;
         position.make(&turn);
     }
     Ok(())
+}
+
+/// As [`read`], in a game that may have ended, where no turn is legal.
+pub fn read_in_play(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
+    match position.ending() {
+        Some(ending) => Err(format!(
+            "the game is over ({}), so {} cannot be played",
+            ending.describe(&position.rules().players.names),
+            quoted(text)
+        )),
+        None => read(position, text),
+    }
 }
 
 /// Every legal turn's text, in board order (see [`sort_naturally`]). A turn that can be made in several ways (placements

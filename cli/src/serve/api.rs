@@ -43,7 +43,7 @@ pub fn check(body: &Value) -> Result<Value, Failure> {
         name: Option<String>,
     }
     let request: Check = fields(body)?;
-    let text = without_byte_order_mark(request.rules);
+    let text = as_read(request.rules);
     let loaded = pipeline::load_with_cost(&text);
     let name = request.name.as_deref().unwrap_or("studio.rules");
     Ok(json::check_verdict(name, &text, &loaded))
@@ -94,7 +94,7 @@ pub fn turn(body: &Value) -> Result<Value, Failure> {
     let request: MakeTurn = fields(body)?;
     let rules = playable(&request.game.rules)?;
     let (mut position, _) = replay(&rules, &request.game)?;
-    let turn = read_turn(&mut position, &request.turn)
+    let turn = moves::read_in_play(&mut position, &request.turn)
         .map_err(|message| Failure::invalid(format!("{}: {message}", request.turn)))?;
     position.make(&turn);
     Ok(view(&mut position, Some(turn)))
@@ -156,17 +156,17 @@ fn seed_from_clock() -> u64 {
         .map_or(1, |since| since.as_nanos() as u64)
 }
 
-/// The text as `fairy check` reads a file: a byte-order mark some editors begin with is dropped.
-fn without_byte_order_mark(text: String) -> String {
-    match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
+/// The text as `fairy check` reads a file (a byte-order mark some editors begin with dropped).
+fn as_read(text: String) -> String {
+    match fairy::source::from_bytes("studio", text.into_bytes()) {
+        Ok(source) => source.text,
+        Err(_) => unreachable!("the text came as UTF-8"),
     }
 }
 
 /// The rules of a file fairy can play, or why it cannot.
 pub fn playable(text: &str) -> Result<Ruleset, Failure> {
-    let text = &without_byte_order_mark(text.to_string());
+    let text = &as_read(text.to_string());
     let loaded = pipeline::load(text);
     if let Some(rules) = loaded.rules {
         return Ok(rules);
@@ -199,22 +199,13 @@ fn replay<'r>(rules: &'r Ruleset, game: &Game) -> Result<(Position<'r>, Option<T
     };
     let mut last = None;
     for (number, text) in game.moves.iter().enumerate() {
-        let turn = read_turn(&mut position, text).map_err(|message| {
+        let turn = moves::read_in_play(&mut position, text).map_err(|message| {
             Failure::invalid(format!("move {} ({text}): {message}", number + 1))
         })?;
         position.make(&turn);
         last = Some(turn);
     }
     Ok((position, last))
-}
-
-/// One legal turn of the player to move, written as `moves` writes it.
-fn read_turn(position: &mut Position<'_>, text: &str) -> Result<Turn, String> {
-    if let Some(ending) = position.ending() {
-        let names = &position.rules().players.names;
-        return Err(format!("the game is over ({})", ending.describe(names)));
-    }
-    moves::read(position, text)
 }
 
 /// The position for the page: `show --json`'s document, with the board square by square.

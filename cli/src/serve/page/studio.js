@@ -303,6 +303,7 @@ function humanToMove() {
 }
 
 function clicked(token) {
+  if (state.playing) return; // the position the click is about is on its way
   if (!humanToMove()) {
     say(state.view && state.view.position.result ? "The game is over." : "It is not your turn.");
     return;
