@@ -5,22 +5,13 @@
 //! To accept new or changed reports: `INSTA_UPDATE=always cargo test --test diagnostics`, then
 //! read the changed `.snap` files before committing them.
 
+mod common;
+
+use common::rule_files;
 use fairy::diagnostic::{Code, FileReport, Problem, render_plain};
 use fairy::source::{self, LoadError};
 use miette::NamedSource;
-use std::path::{Path, PathBuf};
-
-/// Every `.rules` file directly inside `dir`, in sorted order.
-fn rule_files(dir: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|entry| entry.expect("a directory entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "rules"))
-        .collect();
-    files.sort();
-    files
-}
+use std::path::Path;
 
 /// Loads and checks one file as `fairy check` would: a file that is not text is refused with
 /// its own report, any other file is parsed and checked.

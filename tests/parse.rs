@@ -14,16 +14,7 @@ fn parsed(text: &str) -> RuleFile {
 
 /// The tree's Debug text with every span removed, to compare trees written differently.
 fn without_spans(file: &RuleFile) -> String {
-    let text = format!("{file:?}");
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find("Span {") {
-        out.push_str(&rest[..at]);
-        let end = rest[at..].find('}').expect("span closes") + at + 1;
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    out
+    common::without_spans(&format!("{file:?}"))
 }
 
 fn piece<'a>(file: &'a RuleFile, name: &str) -> &'a Piece {

@@ -100,11 +100,18 @@ enum Command {
     /// Open the studio: a local web page to write a rule file beside its board, play it by
     /// clicks against the computer, and run self-play on it.
     Serve(serve::ServeArgs),
+    /// Rewrite rule files in the canonical layout: indentation, spacing and aligned comments.
+    Fmt(fmt::FmtArgs),
+    /// Be a language server for editors (LSP, on standard input and output): live diagnostics,
+    /// hover, go to definition, completion, outline, highlighting, formatting and fixes.
+    Lsp(lsp::LspArgs),
 }
 
 mod evaluation;
+mod fmt;
 mod interrupt;
 mod json;
+mod lsp;
 mod matches;
 mod play;
 mod protocol;
@@ -184,6 +191,8 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check { files, json } => check_files(&files, json),
+        Command::Fmt(args) => fmt::run(&args),
+        Command::Lsp(args) => lsp::run(&args),
         Command::Show(args) => with_position(&args, |position| {
             match args.json {
                 true => emit(&json::text(&json::position(position))),

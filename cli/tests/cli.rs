@@ -1113,3 +1113,33 @@ fn eval_prints_the_terms_of_each_player() {
     assert_eq!(document["to_move"], "Black");
     expect(&["eval", &chess, "--moves", "e2e5"], 1, "e2e5");
 }
+
+/// `fmt` rewrites a file into the canonical layout and leaves a formatted one alone; `--check`
+/// changes nothing and fails on a file out of the layout; a file that does not parse is reported
+/// and kept as it was.
+#[test]
+fn fmt_rewrites_checks_and_refuses() {
+    let chess = std::fs::read_to_string(shipped("chess.rules")).expect("chess.rules");
+    let messy = chess.replace("  royal\n", "      royal   \n\n\n");
+    let file = TempFile::new("messy", messy.as_bytes());
+    expect(
+        &["fmt", "--check", file.path()],
+        1,
+        "not in the canonical layout",
+    );
+    assert_eq!(std::fs::read_to_string(file.path()).expect("read"), messy);
+    expect(&["fmt", file.path()], 0, "");
+    let formatted = std::fs::read_to_string(file.path()).expect("read");
+    assert_eq!(formatted, chess.replace("  royal\n", "  royal\n\n"));
+    expect(&["fmt", "--check", file.path()], 0, "");
+
+    let broken = TempFile::new("broken", b"game \"x\"\nboard 8 x\n");
+    let run = expect(
+        &["fmt", broken.path()],
+        1,
+        "not formatted, as it does not parse",
+    );
+    assert!(run.stderr.contains("syntax-error"), "{}", run.stderr);
+    let kept = std::fs::read(broken.path()).expect("read");
+    assert_eq!(kept, b"game \"x\"\nboard 8 x\n");
+}

@@ -17,6 +17,7 @@ mod zones;
 pub use board::{BoardShape, Cell};
 pub use checked::Checked;
 pub use features::Feature;
+pub use names::NameKind;
 
 use crate::diagnostic::{Code, Problem};
 use crate::geometry::DirectionSet;
@@ -25,7 +26,7 @@ use crate::syntax::Parsed;
 use crate::syntax::ast::*;
 use checked::{PieceId, PlayerId, TestCase, ZoneId};
 use forms::Forms;
-use names::{NameKind, Names};
+use names::Names;
 
 /// What `fairy check` says about a valid file.
 #[derive(Clone, Debug, PartialEq, Eq)]

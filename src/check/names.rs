@@ -18,7 +18,7 @@ pub enum NameKind {
 
 impl NameKind {
     /// The kind as messages name it.
-    fn word(self) -> &'static str {
+    pub fn word(self) -> &'static str {
         match self {
             NameKind::Player => "player",
             NameKind::Piece => "piece",
@@ -133,13 +133,17 @@ impl Names {
             return problem;
         }
         if self.kind == NameKind::Zone && looks_like_square(&name.value) {
-            return problem.with_help(format!(
-                "a zone of squares is written in braces: `{{ {} }}`",
-                name.value
-            ));
+            let braced = format!("{{ {} }}", name.value);
+            return problem
+                .with_help(format!(
+                    "a zone of squares is written in braces: `{braced}`"
+                ))
+                .with_replacement(braced);
         }
         if let Some(close) = closest(&name.value, self.iter()) {
-            return problem.with_help(format!("did you mean `{close}`?"));
+            return problem
+                .with_help(format!("did you mean `{close}`?"))
+                .with_replacement(close);
         }
         match self.entries.len() {
             0 => problem.with_help(format!("this file declares no {}", plural(kind))),

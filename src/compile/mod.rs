@@ -35,6 +35,7 @@ pub use setup::Start;
 pub use support::Unsupported;
 pub use turns::TurnTables;
 pub use zones::ZoneSets;
+pub use zones::zone_squares;
 
 use crate::check::Checked;
 use moves::MoveCompiler;

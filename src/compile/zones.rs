@@ -58,6 +58,23 @@ impl ZoneSets {
     }
 }
 
+/// The squares of the named zone for each player, by name (`a8`), as a reader of the file wants
+/// them; `None` where the file has no such zone. Zones next to pieces depend on the position,
+/// and hold no square here.
+pub fn zone_squares(checked: &Checked, name: &str) -> Option<Vec<Vec<String>>> {
+    let id = checked.zones.iter().position(|zone| zone.name == name)?;
+    let geometry = Geometry::new(&checked.board);
+    let forward: Vec<Option<Compass>> = checked.players.iter().map(|p| p.forward).collect();
+    let zones = ZoneEvaluator::new(checked, &geometry, &forward);
+    let members = |set: &Vec<bool>| -> Vec<String> {
+        (0..geometry.squares() as Sq)
+            .filter(|&sq| set[sq as usize])
+            .map(|sq| geometry.name(sq))
+            .collect()
+    };
+    Some(zones.named[id].iter().map(members).collect())
+}
+
 /// Every named zone of a file, evaluated for every player, and any zone expression evaluated
 /// on demand.
 pub struct ZoneEvaluator<'a> {

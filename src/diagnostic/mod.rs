@@ -51,12 +51,24 @@ pub struct Problem {
     pub message: String,
     pub span: Span,
     pub label: String,
-    pub help: Option<String>,
+    /// Boxed as `str`, to keep a problem small: it is passed around by value.
+    pub help: Option<Box<str>>,
     /// Further places that explain the problem, such as an earlier definition.
     pub notes: Vec<(Span, String)>,
     /// Whether the problem is judged from the words at its place alone (a name or square that
     /// does not exist), so that it holds even when other parts of the file did not parse.
     pub local: bool,
+    /// The edit that mends the problem, where it is known for sure (a near miss of a name,
+    /// a missing bracket), for editors to offer.
+    /// Boxed: most problems have none, and every problem is passed around by value.
+    pub fix: Option<Box<Fix>>,
+}
+
+/// Text to put in place of a span of the source (an empty span inserts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub span: Span,
+    pub text: String,
 }
 
 impl Problem {
@@ -75,6 +87,7 @@ impl Problem {
             help: None,
             notes: Vec::new(),
             local: false,
+            fix: None,
         }
     }
 
@@ -91,12 +104,30 @@ impl Problem {
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.help = Some(help.into().into_boxed_str());
         self
     }
 
     pub fn with_note(mut self, span: Span, note: impl Into<String>) -> Self {
         self.notes.push((span, note.into()));
+        self
+    }
+
+    /// Offers `text` in place of the problem's own span.
+    pub fn with_replacement(mut self, text: impl Into<String>) -> Self {
+        self.fix = Some(Box::new(Fix {
+            span: self.span,
+            text: text.into(),
+        }));
+        self
+    }
+
+    /// Offers an edit elsewhere than the problem's span.
+    pub fn with_fix(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.fix = Some(Box::new(Fix {
+            span,
+            text: text.into(),
+        }));
         self
     }
 

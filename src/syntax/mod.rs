@@ -7,6 +7,9 @@
 pub mod ast;
 mod betza;
 mod build;
+pub mod expect;
+pub mod format;
+pub mod tokens;
 
 use crate::diagnostic::{Code, Problem, Span, closest};
 use crate::limits::{MAX_NESTING, MAX_PROBLEMS};
@@ -173,7 +176,7 @@ fn syntax_problem(
             )
         });
     if after_piece
-        && did_you_mean(found_at(&text[start..]), &positives).is_none()
+        && meant_word(found_at(&text[start..]), &positives).is_none()
         && ends_line(text, start)
     {
         // Any unknown word after `when` reads as a piece name waiting for `immobilized`, but
@@ -232,10 +235,20 @@ fn syntax_problem(
                 "`{word}` is a keyword, so it cannot be a name: choose another, such as `{word}-1`"
             )
         });
-    match keyword
-        .or_else(|| did_you_mean(found, &positives))
-        .or(condition_help)
+    let problem = match mending_bracket(&positives).filter(|_| found.is_empty()) {
+        Some(bracket) => problem.with_fix(Span::new(span.end, span.end), bracket),
+        None => problem,
+    };
+    if let Some(word) = keyword
+        .is_none()
+        .then(|| meant_word(found, &positives))
+        .flatten()
     {
+        return problem
+            .with_help(format!("did you mean `{word}`?"))
+            .with_replacement(word);
+    }
+    match keyword.or(condition_help) {
         Some(help) => problem.with_help(help),
         None => problem,
     }
@@ -268,10 +281,10 @@ fn found_at(rest: &str) -> &str {
     }
 }
 
-/// "did you mean `checkmated`?" when the word found looks like a misspelling of a keyword
-/// or direction that could stand here, or has a hyphenated word's parts the wrong way round
+/// The keyword or direction (`checkmated`) that the word found looks like a misspelling of,
+/// where one could stand here, or whose hyphenated parts it has the wrong way round
 /// (`forward-diagonal` for `diagonal-forward`).
-fn did_you_mean(found: &str, expected: &[Rule]) -> Option<String> {
+fn meant_word(found: &str, expected: &[Rule]) -> Option<&'static str> {
     if !found.starts_with(|c: char| c.is_alphabetic()) {
         return None;
     }
@@ -295,7 +308,25 @@ fn did_you_mean(found: &str, expected: &[Rule]) -> Option<String> {
         .find(|w| Some(**w) == swapped.as_deref())
         .copied()
         .or_else(|| closest(found, words.iter().copied()))?;
-    Some(format!("did you mean `{word}`?"))
+    Some(word)
+}
+
+/// The closing bracket to insert where an item ends unfinished and the grammar allows a closing
+/// bracket of one kind there (others may still be missing further out).
+fn mending_bracket(expected: &[Rule]) -> Option<&'static str> {
+    let closing: Vec<&str> = expected
+        .iter()
+        .filter_map(|rule| match rule {
+            Rule::p_close_brace => Some("\n}"),
+            Rule::p_close_paren => Some(")"),
+            Rule::p_close_bracket => Some(" ]"),
+            _ => None,
+        })
+        .collect();
+    match closing.as_slice() {
+        [one] => Some(one),
+        _ => None,
+    }
 }
 
 /// "a or b", "a, b or c", with repeats removed and the list kept short. Descriptions offer
@@ -321,6 +352,15 @@ fn expected_list(rules: &[Rule]) -> String {
         [init @ .., last] if !more => format!("{} or {last}", init.join(", ")),
         all => format!("{}, …", all.join(", ")),
     }
+}
+
+/// Whether a word is one of the language's keywords, which no name may be.
+pub fn is_keyword(word: &str) -> bool {
+    RulesParser::parse(Rule::reserved, word).is_ok_and(|mut pairs| {
+        pairs
+            .next()
+            .is_some_and(|pair| pair.as_str().len() == word.len())
+    })
 }
 
 /// Whether a grammar rule is a keyword (`kw_*`) or punctuation (`p_*`), which carry no content.

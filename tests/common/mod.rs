@@ -8,6 +8,7 @@ pub mod generate;
 use fairy::compile::Ruleset;
 use fairy::notation::{fen, moves};
 use fairy::pipeline;
+use std::path::{Path, PathBuf};
 
 /// Every shipped rule file.
 pub const SHIPPED: [&str; 14] = [
@@ -67,4 +68,29 @@ pub fn listing(rules: &Ruleset, position: &str, played: &str) -> String {
         legal.len(),
         legal.join(" ")
     )
+}
+
+/// Debug text with every span removed, to compare what texts written differently mean.
+pub fn without_spans(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("Span {") {
+        out.push_str(&rest[..at]);
+        let end = rest[at..].find('}').expect("span closes") + at + 1;
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Every `.rules` file directly inside `dir`, in sorted order.
+pub fn rule_files(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rules"))
+        .collect();
+    files.sort();
+    files
 }
