@@ -378,3 +378,66 @@ fn a_broken_frame_is_skipped_and_the_next_one_answered() {
     assert_eq!(server.at("textDocument/hover", text, "Foo"), Value::Null);
     server.shut_down();
 }
+
+/// The targets, measured rather than asserted in every run (timings on a loaded machine
+/// say little): diagnostics back within 50 ms of a change to the largest shipped file, and under
+/// 50 MB held with ten files open. Run it alone on a quiet machine:
+/// `cargo test --release -p fairy-cli --test lsp -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn diagnostics_are_quick_and_memory_small() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files: Vec<std::path::PathBuf> = ["rules", "variants"]
+        .iter()
+        .flat_map(|folder| std::fs::read_dir(repo.join(folder)).expect("a folder"))
+        .map(|entry| entry.expect("an entry").path())
+        .collect();
+    files.sort_by_key(|path| std::cmp::Reverse(std::fs::metadata(path).expect("a file").len()));
+    let mut server = Server::initialized();
+    for path in &files[..10] {
+        let text = std::fs::read_to_string(path).expect("a rule file");
+        let uri = format!("file://{}", path.display());
+        let document =
+            json!({ "uri": uri, "languageId": "fairy-rules", "version": 1, "text": text });
+        server.notify("textDocument/didOpen", json!({ "textDocument": document }));
+        server.receive(|m| m["method"] == "textDocument/publishDiagnostics");
+    }
+    let largest = std::fs::read_to_string(&files[0]).expect("a rule file");
+    let uri = format!("file://{}", files[0].display());
+    let mut times = Vec::new();
+    for version in 0..40 {
+        let broken = version % 2 == 0;
+        let text = match broken {
+            true => largest.replacen("lose when", "lose whn", 1),
+            false => largest.clone(),
+        };
+        let change = json!({
+            "textDocument": { "uri": uri, "version": version + 2 },
+            "contentChanges": [{ "text": text }],
+        });
+        let sent = Instant::now();
+        server.notify("textDocument/didChange", change);
+        let published = server.receive(|m| m["method"] == "textDocument/publishDiagnostics");
+        times.push(sent.elapsed());
+        let found = published["params"]["diagnostics"]
+            .as_array()
+            .map_or(0, Vec::len);
+        assert_eq!(found > 0, broken, "{published}");
+    }
+    times.sort();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id()));
+    let held = status
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with("VmHWM"))
+        .map(String::from);
+    eprintln!(
+        "{}: change → diagnostics: median {:?}, slowest {:?}; {} with ten files open",
+        files[0].display(),
+        times[times.len() / 2],
+        times[times.len() - 1],
+        held.unwrap_or_default()
+    );
+    assert!(times[times.len() / 2] < Duration::from_millis(50));
+    server.shut_down();
+}
