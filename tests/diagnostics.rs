@@ -92,3 +92,43 @@ fn syntax_errors_hide_no_other_mistake() {
         assert!(codes.contains(&code), "{code} missing from {codes:?}");
     }
 }
+
+/// Where the checker knows the fix, the problem carries it (editors offer it as a quick fix),
+/// and applying it leaves a file without errors.
+#[test]
+fn known_fixes_are_offered_and_mend_the_file() {
+    let chess = common::rule_text("chess");
+    let mistakes = [
+        ("lose when checkmated", "lose when checkmatd", "checkmated"),
+        (
+            "capture step diagonal-forward",
+            "capture step forward-diagonal",
+            "diagonal-forward",
+        ),
+        (
+            "Queen Rook Bishop Knight in",
+            "Queen Rook Bishop Knigt in",
+            "Knight",
+        ),
+        ("in last-rank", "in a8", "{ a8 }"),
+        (
+            "piece Knight N { leap (1,2) }",
+            "piece Knight N { leap (1,2)",
+            "\n}",
+        ),
+    ];
+    for (right, wrong, fixed) in mistakes {
+        let text = chess.replace(right, wrong);
+        let problems = fairy::pipeline::load(&text).problems;
+        let fix = (problems.iter())
+            .find_map(|p| p.fix.as_ref())
+            .unwrap_or_else(|| panic!("no fix for `{wrong}`: {problems:#?}"));
+        assert_eq!(fix.text, fixed, "`{wrong}`");
+        let mut mended = text.clone();
+        mended.replace_range(fix.span.start..fix.span.end, &fix.text);
+        let left: Vec<Problem> = (fairy::pipeline::load(&mended).problems.into_iter())
+            .filter(Problem::is_error)
+            .collect();
+        assert!(left.is_empty(), "`{wrong}` mended still has {left:#?}");
+    }
+}
