@@ -2,11 +2,11 @@
 //! own diagnostics while a rule file is typed, and hover, go to definitions, complete, outline,
 //! highlight and format it.
 //!
-//! `lsp-server` gives the message types and their framing (it is rust-analyzer's, and as
-//! synchronous as the rest of fairy); `lsp-types` the protocol's types. Messages are read on a
+//! `lsp-server` gives the message types (it is rust-analyzer's, and as synchronous as the rest
+//! of fairy); `lsp-types` the protocol's types. The frames are read here (`transport`), on a
 //! thread of their own, so that a change can wait a moment for the next before the file is
 //! checked again, and so that a malformed message is answered with an error rather than ending
-//! the server.
+//! the server, as lsp-server's own reader would.
 
 mod analysis;
 mod complete;
