@@ -28,11 +28,15 @@ pub fn complete(document: &Document, offset: usize) -> Vec<CompletionItem> {
         items.extend(declared(&names));
     }
     if expected.square {
-        items.extend(squares(document).into_iter().map(|square| CompletionItem {
-            label: square,
-            kind: Some(CompletionItemKind::VALUE),
-            ..CompletionItem::default()
-        }));
+        items.extend(
+            squares(document, &names)
+                .into_iter()
+                .map(|square| CompletionItem {
+                    label: square,
+                    kind: Some(CompletionItemKind::VALUE),
+                    ..CompletionItem::default()
+                }),
+        );
     }
     items
 }
@@ -85,14 +89,13 @@ fn declared(names: &Names<'_>) -> Vec<CompletionItem> {
 
 /// The squares of the board, in order from `a1`: the compiled board's when the file can be
 /// played, else every square of the rectangle its `board` item gives.
-fn squares(document: &Document) -> Vec<String> {
+fn squares(document: &Document, names: &Names<'_>) -> Vec<String> {
     if let Some(rules) = &document.analysis.rules {
         let geometry = &rules.geometry;
         return (0..geometry.squares())
             .map(|sq| geometry.name(sq as _))
             .collect();
     }
-    let names = Names::of(&document.text);
     let size: Vec<u32> = (names.words.iter())
         .skip_while(|w| w.text != "board")
         .skip(1)
