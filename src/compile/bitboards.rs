@@ -57,6 +57,11 @@ pub struct BitTables {
     /// Row `code`: every square of the zones in which the piece of that code may promote, so
     /// that a move that neither starts nor ends there is counted without reading each zone.
     promotion_zones: Masks,
+    /// Row `player * squares + sq`: the squares next to `sq` along the player's custodian
+    /// lines, where a piece of theirs arriving on `sq` may flank an enemy; then, from row
+    /// `players * squares`, the squares from which an arriving piece of theirs may flank one
+    /// on `sq`. Empty without custodian capture.
+    flanks: Masks,
 }
 
 /// A player's slides, by the kinds of piece that attack along them.
@@ -196,6 +201,7 @@ impl BitTables {
             slide_attacks: Vec::new(),
             approaches: Masks::new(stride, 0),
             promotion_zones: Masks::new(stride, 0),
+            flanks: Masks::new(stride, 0),
         };
         for program in &pieces.programs {
             let sorted = tables.sort_program(geometry, &walks, program);
@@ -382,6 +388,31 @@ impl BitTables {
             self.promotion_zones
                 .push((0..self.squares as Sq).filter(inside));
         }
+    }
+
+    /// Fills in, for each player, the squares next to each square along their custodian lines
+    /// (`lines`), then along the same lines backwards (`back`).
+    pub fn add_flanks(&mut self, geometry: &Geometry, lines: &[Vec<u16>], back: &[Vec<u16>]) {
+        for player_lines in lines.iter().chain(back) {
+            for sq in 0..self.squares as Sq {
+                let next = player_lines.iter().map(|&line| geometry.step(line, sq));
+                self.flanks.push(next.filter(|&s| s != NO_SQUARE));
+            }
+        }
+    }
+
+    /// The squares next to `sq` along `player`'s custodian lines: a piece of theirs arriving on
+    /// `sq` flanks only an enemy there.
+    #[inline]
+    pub fn flanked_from<B: Bitboard>(&self, player: usize, sq: Sq) -> B {
+        self.flanks.get(player * self.squares + sq as usize)
+    }
+
+    /// The squares from which a piece of `player`'s, arriving, may flank a piece on `sq`.
+    #[inline]
+    pub fn flanking<B: Bitboard>(&self, players: usize, player: usize, sq: Sq) -> B {
+        self.flanks
+            .get((players + player) * self.squares + sq as usize)
     }
 
     /// The squares of the zones in which the piece `code` may promote.

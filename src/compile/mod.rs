@@ -96,6 +96,7 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
     let mut bits = BitTables::new(&geometry, &pieces, &players);
     bits.add_approaches(&geometry, &pieces, &players, &turns.triggers, &zones);
     bits.add_promotion_zones(&pieces, &zones);
+    bits.add_flanks(&geometry, &captures.custodian, &captures.custodian_back);
     let derived = Derived::new(
         &players, &pieces, &captures, &castling, &turns, &endings, &start,
     );

@@ -107,21 +107,24 @@ impl Position<'_> {
         let rules = self.rules;
         let sides = self.sides::<B>(player);
         let limited = rules.derived.counter_limits && self.limits_may_bite(player);
-        // A move next to no enemy piece captures no piece by custodian capture.
+        // A move next to no enemy piece along a custodian line captures none by custodian
+        // capture.
         let flanking = match rules.captures.custodian.is_empty() {
             true => B::NONE,
             false => (sides.enemies.squares()).fold(B::NONE, |set, enemy| {
-                set | rules.bits.neighbours::<B>(enemy)
+                set | rules
+                    .bits
+                    .flanking::<B>(rules.players.count(), player, enemy)
             }),
         };
         let mut count = 0;
+        // The moves not counted as they are found, finished and judged together at the end.
         let mut built = self.scratch.pop().unwrap_or_default();
+        built.clear();
         for from in self.kinds_set::<B>(player, kinds).squares() {
             let code = self.board[from as usize];
-            built.clear();
             if rules.pieces.overlapping[code as usize] {
                 self.piece_turns_in(from, code, player, &Turn::EMPTY, &sides, &mut built);
-                count += self.count_finished(player, &built);
                 continue;
             }
             let (empty, enemies) = self.piece_targets(from, code, player, &sides);
@@ -151,8 +154,8 @@ impl Position<'_> {
                     None => built.push(turn()),
                 }
             }
-            count += self.count_finished(player, &built);
         }
+        count += self.count_finished(player, &built);
         self.scratch.push(built);
         Some(count)
     }

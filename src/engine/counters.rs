@@ -154,10 +154,7 @@ impl<'r> Position<'r> {
     pub(super) fn limits_may_bite(&self, player: usize) -> bool {
         let counters = &self.rules.turns.counters;
         (counters.iter().enumerate()).any(|(index, counter)| {
-            let value = self.counter(player, index);
-            (counter.limit).is_some_and(|limit| {
-                (counter.rules.iter()).any(|&(_, action)| action.apply(value) > limit)
-            })
+            (counter.bites_from).is_some_and(|from| self.counter(player, index) >= from)
         })
     }
 

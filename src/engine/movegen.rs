@@ -346,7 +346,7 @@ impl<'r> Position<'r> {
     pub(super) fn flanks_from<B: Bitboard>(&self, to: Sq, from: Sq, sides: &Sides<B>) -> bool {
         let rules = self.rules;
         !rules.captures.custodian.is_empty()
-            && (rules.bits.neighbours::<B>(to) & sides.enemies).any()
+            && (rules.bits.flanked_from::<B>(sides.player, to) & sides.enemies).any()
             && (rules.captures.custodian[sides.player].iter())
                 .any(|&line| self.flanked(to, line, sides.player, from).is_some())
     }

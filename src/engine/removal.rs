@@ -12,7 +12,6 @@ use super::steps::Request;
 use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
-use crate::compile::counters::Event;
 use crate::compile::turns::{Action, Plan, Step};
 use crate::compile::{Code, Gen, NO_SQUARE, Sq};
 
@@ -87,6 +86,9 @@ impl<'r> Position<'r> {
             return None;
         }
         let royal = royals.lowest();
+        if plans.is_none() && self.nothing_near::<B>(royal, by) {
+            return Some(false);
+        }
         let (mover, placement) = self.remover::<B>(by, plans)?;
         let unplaced = placement.is_none_or(|step| step.optional);
         Some(
@@ -167,6 +169,19 @@ impl<'r> Position<'r> {
                 || self.removes_by_trigger(victim, mover))
     }
 
+    /// Whether no piece of `by` stands where one plain move could remove the royal piece on
+    /// `royal`: none near enough to take it, none near a trigger's zone. Most of the time this
+    /// holds, and it is read without building the mover's sides. It answers as
+    /// [`Position::removes_at`] would, where `by` keeps a royal piece if the rules have triggers
+    /// (else a trigger cannot fire, and [`Position::remover`] gives no answer).
+    fn nothing_near<B: Bitboard>(&self, royal: Sq, by: usize) -> bool {
+        let rules = self.rules;
+        rules.pieces.step_reach.is_some()
+            && (rules.turns.triggers.is_empty() || self.royal_set::<B>(by).any())
+            && (self.next_to_reach::<B>(royal) & self.player_set::<B>(by)).is_empty()
+            && !self.near_any_trigger::<B>(by)
+    }
+
     /// Whether a piece `mover` may move stands near enough to `royal` to take it by
     /// replacement or by custodian capture: where every rule is a step, one step further
     /// than a rule reaches (onto the square beside it); else anywhere.
@@ -235,9 +250,12 @@ impl<'r> Position<'r> {
             proof.touchy |= self.next_to_reach::<B>(theirs.lowest());
             let present = self.kinds_on_board::<B>(opponent);
             for (index, trigger) in rules.turns.triggers.iter().enumerate() {
-                if trigger
-                    .enemy_removal()
-                    .is_some_and(|g| self.group_may_hold_royal::<B>(g, present, opponent, player))
+                // Only a piece on the board makes a quiet move towards the zone.
+                let movers = self.kinds_set::<B>(player, trigger.pieces);
+                if movers.any()
+                    && trigger.enemy_removal().is_some_and(|g| {
+                        self.group_may_hold_royal::<B>(g, present, opponent, player)
+                    })
                 {
                     proof.approach |=
                         rules
@@ -361,9 +379,7 @@ impl<'r> Position<'r> {
     /// hold.
     pub(super) fn check_shapes_turn(&self, by: usize, plans: &[Plan]) -> bool {
         let counters = &self.rules.turns.counters;
-        let counts_checks = |c: u16| {
-            (counters[c as usize].rules.iter()).any(|(event, _)| matches!(event, Event::Checked))
-        };
+        let counts_checks = |c: u16| counters[c as usize].counts_checks;
         (plans.iter().flat_map(|plan| &plan.steps)).any(|step| {
             step.condition.is_some_and(counts_checks) && !self.nothing_to_drop(step, by)
         })
@@ -397,7 +413,7 @@ impl<'r> Position<'r> {
                         }
                         shape.placement = shape.placement.or(placement);
                     }
-                    Action::Drop { .. } if self.impossible_drop(step, by) => {
+                    Action::Drop { .. } if barred || self.nothing_to_drop(step, by) => {
                         if !step.optional {
                             break;
                         }
@@ -496,16 +512,14 @@ impl<'r> Position<'r> {
         let Some(first) = groups.iter().position(|(select, _)| present & select != 0) else {
             return false;
         };
-        let most_taken = 1 + self.rules.captures.custodian.get(by).map_or(0, Vec::len);
-        let last = match self.kinds_set::<B>(victim, groups[first].0).count() as usize > most_taken
-        {
-            true => first,
-            false => groups.len() - 1,
-        };
         let royal_kinds = self.rules.derived.royal_kinds;
-        groups[first..=last]
-            .iter()
-            .any(|&(_, removable)| removable & royal_kinds != 0)
+        let holds_royal = |&(_, removable): &(u64, u64)| removable & royal_kinds != 0;
+        if holds_royal(&groups[first]) {
+            return true;
+        }
+        let most_taken = 1 + self.rules.captures.custodian.get(by).map_or(0, Vec::len);
+        groups[first + 1..].iter().any(holds_royal)
+            && self.kinds_set::<B>(victim, groups[first].0).count() as usize <= most_taken
     }
 
     /// Whether a removal of `groups`, set off by `step` of `by`, may take `victim`'s royal
