@@ -171,9 +171,9 @@ impl<'r> Position<'r> {
 
     /// Whether no piece of `by` stands where one plain move could remove the royal piece on
     /// `royal`: none near enough to take it, none near a trigger's zone. Most of the time this
-    /// holds, and it is read without building the mover's sides. It answers as
-    /// [`Position::removes_at`] would, where `by` keeps a royal piece if the rules have triggers
-    /// (else a trigger cannot fire, and [`Position::remover`] gives no answer).
+    /// holds, and it is read without building the mover's sides, giving the answer
+    /// [`Position::removes_at`] would. Never where [`Position::remover`] gives no answer (a
+    /// file with triggers whose `by` has no royal piece).
     fn nothing_near<B: Bitboard>(&self, royal: Sq, by: usize) -> bool {
         let rules = self.rules;
         rules.pieces.step_reach.is_some()
@@ -251,8 +251,7 @@ impl<'r> Position<'r> {
             let present = self.kinds_on_board::<B>(opponent);
             for (index, trigger) in rules.turns.triggers.iter().enumerate() {
                 // Only a piece on the board makes a quiet move towards the zone.
-                let movers = self.kinds_set::<B>(player, trigger.pieces);
-                if movers.any()
+                if self.kinds_set::<B>(player, trigger.pieces).any()
                     && trigger.enemy_removal().is_some_and(|g| {
                         self.group_may_hold_royal::<B>(g, present, opponent, player)
                     })
@@ -413,7 +412,7 @@ impl<'r> Position<'r> {
                         }
                         shape.placement = shape.placement.or(placement);
                     }
-                    Action::Drop { .. } if barred || self.nothing_to_drop(step, by) => {
+                    Action::Drop { .. } if self.impossible_drop(step, by) => {
                         if !step.optional {
                             break;
                         }
