@@ -109,6 +109,27 @@ pub fn images(a: i64, b: i64) -> Vec<(i64, i64)> {
     out
 }
 
+/// What direction words read of a vector `(right, forward)`: its sector, and whether it is an
+/// oblique leap steeper than a diagonal (narrow) or flatter (wide). Worked out once, it
+/// answers any number of direction sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Heading {
+    sector: u8,
+    narrow: bool,
+    wide: bool,
+}
+
+impl Heading {
+    pub fn of((dx, dy): (i64, i64)) -> Self {
+        let oblique = dx.abs() != dy.abs() && dx != 0 && dy != 0;
+        Heading {
+            sector: sector(dx, dy),
+            narrow: oblique && dy.abs() > dx.abs(),
+            wide: oblique && dx.abs() > dy.abs(),
+        }
+    }
+}
+
 /// What a list of direction words selects.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DirectionSet {
@@ -137,11 +158,16 @@ impl DirectionSet {
         set
     }
 
-    pub fn selects(self, (dx, dy): (i64, i64)) -> bool {
-        let oblique = dx.abs() != dy.abs() && dx != 0 && dy != 0;
-        let narrow_ok = !self.narrow || (oblique && dy.abs() > dx.abs());
-        let wide_ok = !self.wide || (oblique && dx.abs() > dy.abs());
-        self.sectors & sector(dx, dy) != 0 && narrow_ok && wide_ok
+    pub fn selects(self, vector: (i64, i64)) -> bool {
+        self.admits(Heading::of(vector))
+    }
+
+    /// Whether the set selects a vector of this heading.
+    #[inline]
+    pub fn admits(self, heading: Heading) -> bool {
+        self.sectors & heading.sector != 0
+            && (!self.narrow || heading.narrow)
+            && (!self.wide || heading.wide)
     }
 
     /// Whether the set reads differently for players facing different ways, and so needs each

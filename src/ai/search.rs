@@ -844,13 +844,8 @@ fn is_one_move(turn: &Turn) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compile::compiled;
     use crate::notation::{fen, moves};
-
-    fn compiled(text: &str) -> crate::compile::Ruleset {
-        let parsed = crate::syntax::parse_recovering(text);
-        let checked = crate::check::check(&parsed, text).checked;
-        crate::compile::compile(&checked.expect("the file checks")).expect("the file plays")
-    }
 
     /// Beyond the horizon, the Queen does not take a Pawn that a Pawn guards, but takes one
     /// left alone; and a capture of a Pawn far below the window is not searched.

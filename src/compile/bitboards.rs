@@ -37,9 +37,9 @@ pub struct BitTables {
     pub leapers: Vec<Vec<(Code, usize)>>,
     /// Per attacking player: the entries of its attack table's leaps that pass squares.
     pub lame_leaps: Vec<Vec<usize>>,
-    /// Row `(block * 3 + mode) * squares + sq`: the squares the plain one-step rules of the
-    /// code of `block` reach from `sq`, for the rules of each [`Mode`], gathered so that a
-    /// knight's or a king's targets are one lookup.
+    /// Rows `2 * (block * squares + sq)` and the one after: the squares the plain one-step
+    /// rules of the code of `block` move to from `sq`, and those they capture on, gathered so
+    /// that a knight's or a king's targets are one lookup.
     steps: Masks,
     /// Rows `row + 2 * sq` and the one after, for a [`LameStep`]: the square it lands on from
     /// `sq` (none if a square it passes is off the board), and the squares it passes.
@@ -88,6 +88,10 @@ pub struct SortedProgram {
     pub lame_steps: Vec<LameStep>,
     /// The indices of the other rules in the program.
     pub others: Vec<u16>,
+    /// Where every rule is a plain step or ride, none capturing en passant, and all share one
+    /// tag: that tag. Generation then reads the targets of all the rules together, as counting
+    /// does, instead of rule by rule; nothing in how a move is made tells such rules apart.
+    pub merged_tag: Option<u16>,
 }
 
 /// A one-step rule that passes squares, perhaps only from a zone: its target and the squares it
@@ -145,6 +149,16 @@ fn lame_step(rule: &Gen) -> bool {
         && !rule.path.is_empty()
         && !rule.first
         && !rule.limits_targets()
+}
+
+/// The tag all of `program`'s rules share, where each is a plain step or ride that captures
+/// no piece en passant (see [`SortedProgram::merged_tag`]).
+fn merged_tag(program: &[Gen]) -> Option<u16> {
+    let tag = program.first()?.tag;
+    program
+        .iter()
+        .all(|rule| (plain_step(rule) || plain_ride(rule)) && !rule.en_passant && rule.tag == tag)
+        .then_some(tag)
 }
 
 fn plain_ride(rule: &Gen) -> bool {
@@ -236,6 +250,7 @@ impl BitTables {
                     !plain_step(rule) && !plain_ride(rule) && !lame_step(rule)
                 })
                 .collect(),
+            merged_tag: merged_tag(program),
             ..SortedProgram::default()
         };
         for mode in [Mode::Both, Mode::MoveOnly, Mode::CaptureOnly] {
@@ -447,31 +462,32 @@ impl BitTables {
         self.lame_leaps.push(lame.collect());
     }
 
-    /// Gathers the plain one-step rules of one program into step masks, one per mode; returns
-    /// their block, if any.
+    /// Gathers the plain one-step rules of one program into step masks: for each square, where
+    /// they move and where they capture; returns their block, if any.
     fn add_steps(&mut self, geometry: &Geometry, program: &[Gen]) -> Option<usize> {
         if !program.iter().any(plain_step) {
             return None;
         }
-        let block = self.steps.rows() / (3 * self.squares);
-        for mode in [Mode::Both, Mode::MoveOnly, Mode::CaptureOnly] {
-            let vectors: Vec<u16> = (program.iter())
-                .filter(|rule| plain_step(rule) && rule.mode == mode)
-                .map(|rule| rule.vector)
-                .collect();
-            for sq in 0..self.squares as Sq {
-                let to = vectors.iter().map(|&v| geometry.step(v, sq));
+        let block = self.steps.rows() / (2 * self.squares);
+        for sq in 0..self.squares as Sq {
+            for mode in [Mode::MoveOnly, Mode::CaptureOnly] {
+                let to = (program.iter())
+                    .filter(|rule| {
+                        plain_step(rule) && (rule.mode == mode || rule.mode == Mode::Both)
+                    })
+                    .map(|rule| geometry.step(rule.vector, sq));
                 self.steps.push(to.filter(|&s| s != NO_SQUARE));
             }
         }
         Some(block)
     }
 
-    /// The squares the plain one-step rules of `mode` in `block` reach from `from`.
+    /// The squares the plain one-step rules in `block` reach from `from`: those they move to,
+    /// and those they capture on.
     #[inline]
-    pub fn steps<B: Bitboard>(&self, block: usize, mode: Mode, from: Sq) -> B {
-        self.steps
-            .get((block * 3 + mode as usize) * self.squares + from as usize)
+    pub fn steps<B: Bitboard>(&self, block: usize, from: Sq) -> (B, B) {
+        let row = 2 * (block * self.squares + from as usize);
+        (self.steps.get(row), self.steps.get(row + 1))
     }
 
     /// How many words a bitboard of this board takes.

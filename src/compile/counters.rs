@@ -2,14 +2,20 @@
 //! event happened to that player; with a limit, a turn that takes the mover's count above it
 //! is illegal.
 
+use super::Geometry;
 use crate::check::checked::{self, CounterAction, PieceId};
-use crate::geometry::DirectionSet;
+use crate::geometry::{Compass, DirectionSet, Heading, relative};
 
 #[derive(Clone, Debug)]
 pub struct Counter {
     pub name: String,
     pub limit: Option<u16>,
-    pub rules: Vec<(Event, Action)>,
+    /// The rules, in file order, whose events may happen to the player who moved: all but
+    /// `checked`.
+    pub for_mover: Vec<(Event, Action)>,
+    /// The rules whose events may happen to the other players: all but those on moves and
+    /// turn ends.
+    pub for_others: Vec<(Event, Action)>,
     /// The lowest value from which one of the rules could take the counter past its limit;
     /// none where no rule can.
     pub bites_from: Option<u16>,
@@ -46,6 +52,44 @@ impl Action {
     }
 }
 
+/// The heading, in each player's frame, of every displacement a move can make on the board,
+/// looked up instead of worked out on every move; empty where no counter counts moves.
+#[derive(Clone, Debug, Default)]
+pub struct Headings {
+    /// How far a move can go across and along the board: the table's half-widths.
+    reach: (i32, i32),
+    /// The headings of each player, one row of displacements after another.
+    table: Vec<Heading>,
+}
+
+impl Headings {
+    pub fn new(counters: &[Counter], geometry: &Geometry, forward: &[Option<Compass>]) -> Self {
+        let counts_moves = (counters.iter().flat_map(|c| &c.for_mover))
+            .any(|(event, _)| matches!(event, Event::Move(_)));
+        if !counts_moves {
+            return Headings::default();
+        }
+        let reach = (geometry.width as i32 - 1, geometry.height as i32 - 1);
+        let table = (forward.iter())
+            .flat_map(|&forward| {
+                (-reach.1..=reach.1).flat_map(move |dy| {
+                    (-reach.0..=reach.0).map(move |dx| Heading::of(relative(forward, (dx, dy))))
+                })
+            })
+            .collect();
+        Headings { reach, table }
+    }
+
+    /// The heading of a move by `(dx, dy)` in `player`'s frame; none where no counter counts
+    /// moves.
+    #[inline]
+    pub fn of(&self, player: usize, (dx, dy): (i32, i32)) -> Option<Heading> {
+        let (across, along) = (2 * self.reach.0 + 1, 2 * self.reach.1 + 1);
+        let row = (player as i32 * along + dy + self.reach.1) * across;
+        self.table.get((row + dx + self.reach.0) as usize).copied()
+    }
+}
+
 /// The file's counters, in file order; `kinds` gives the kinds of a piece.
 pub fn counters(checked: &[checked::Counter], kinds: impl Fn(PieceId) -> u64) -> Vec<Counter> {
     let small = |n: u32| n.min(u32::from(u16::MAX)) as u16;
@@ -71,12 +115,24 @@ pub fn counters(checked: &[checked::Counter], kinds: impl Fn(PieceId) -> u64) ->
                 })
                 .collect();
             let limit = counter.limit.map(small);
+            let of_role = |mover: bool| {
+                let applies = |event: &Event| match event {
+                    Event::Move(_) | Event::TurnEnd => mover,
+                    Event::Checked => !mover,
+                    Event::Lost(_) => true,
+                };
+                (rules.iter())
+                    .filter(|(event, _)| applies(event))
+                    .copied()
+                    .collect()
+            };
             Counter {
                 name: counter.name.clone(),
                 limit,
                 bites_from: limit.and_then(|limit| bites_from(limit, &rules)),
                 counts_checks: (rules.iter()).any(|(event, _)| matches!(event, Event::Checked)),
-                rules,
+                for_mover: of_role(true),
+                for_others: of_role(false),
             }
         })
         .collect()
@@ -103,6 +159,35 @@ fn bites_from(limit: u16, rules: &[(Event, Action)]) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compile::compiled;
+
+    /// Every displacement on a board wider than it is tall, for players facing each way, reads
+    /// the same from the table as worked out; and a file counting no moves has no table.
+    #[test]
+    fn looked_up_headings_are_the_ones_worked_out() {
+        let text = |event: &str| {
+            format!(
+                "game \"Headings\"\nboard 5 x 3\nplayer N forward north\nplayer E forward east\n\
+                 player S forward south\nplayer W forward west\npiece King K {{ royal step all }}\n\
+                 counter run {{ {event}: add 1 }}\nsetup N {{ King a1 }}\nsetup E {{ King e1 }}\n\
+                 setup S {{ King a3 }}\nsetup W {{ King e3 }}\nlose when no-moves\n"
+            )
+        };
+        let rules = compiled(&text("move sideways"));
+        let headings = &rules.turns.headings;
+        let sideways = DirectionSet::of([crate::geometry::Direction::Sideways]);
+        for (player, &forward) in rules.players.forward.iter().enumerate() {
+            for (dx, dy) in (-4..=4).flat_map(|dx| (-2..=2).map(move |dy| (dx, dy))) {
+                let worked_out = Heading::of(relative(forward, (dx, dy)));
+                assert_eq!(headings.of(player, (dx, dy)), Some(worked_out));
+            }
+        }
+        // East and west face along the board's width: north is to the left of east.
+        assert!(sideways.admits(headings.of(1, (0, 1)).expect("a heading")));
+        assert!(!sideways.admits(headings.of(1, (1, 0)).expect("a heading")));
+        let unused = compiled(&text("turn-end"));
+        assert!(unused.turns.headings.of(0, (1, 0)).is_none());
+    }
 
     fn rules(actions: &[Action]) -> Vec<(Event, Action)> {
         actions.iter().map(|&a| (Event::TurnEnd, a)).collect()

@@ -165,7 +165,7 @@ impl Derived {
         let counter_limits = turns.counters.iter().any(|c| c.limit.is_some());
         let counts_turns = (turns.phases.iter()).any(|p| p.end != PhaseEnd::Never || p.cycle > 1);
         let simple_limits = limited
-            .flat_map(|c| &c.rules)
+            .flat_map(|c| c.for_mover.iter().chain(&c.for_others))
             .all(|(event, _)| matches!(event, Event::Move(_) | Event::TurnEnd));
         let readable_removals = players.count() == 2
             && !counts_turns

@@ -122,3 +122,11 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
         derived,
     })
 }
+
+/// The rules of a file's text that checks and plays, for the unit tests.
+#[cfg(test)]
+pub(crate) fn compiled(text: &str) -> Ruleset {
+    let parsed = crate::syntax::parse_recovering(text);
+    let checked = crate::check::check(&parsed, text).checked;
+    compile(&checked.expect("the file checks")).expect("the file plays")
+}

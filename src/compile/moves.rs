@@ -114,6 +114,10 @@ pub struct MoveCompiler<'a> {
 }
 
 impl<'a> MoveCompiler<'a> {
+    pub fn players(&self) -> &'a Players {
+        self.players
+    }
+
     pub fn new(
         geometry: Geometry,
         players: &'a Players,

@@ -3,7 +3,7 @@
 //! never sees the syntax tree.
 
 use super::Sq;
-use super::counters::{self, Counter};
+use super::counters::{self, Counter, Headings};
 use super::forbidden::Forbids;
 use super::moves::{Gen, Mode, MoveCompiler, tag_number};
 use super::pieces::kinds_of;
@@ -19,6 +19,8 @@ pub struct TurnTables {
     pub phases: Vec<Phase>,
     pub triggers: Vec<Trigger>,
     pub counters: Vec<Counter>,
+    /// The headings of moves, for the counters that count moves by direction.
+    pub headings: Headings,
     /// A turn of one move of any piece: what a player could do next, for the `checked` event.
     pub move_plan: Plan,
     /// The turns `forbid` rules make illegal.
@@ -35,10 +37,13 @@ impl TurnTables {
             checked,
         };
         let forms = &checked.forms;
+        let counters = counters::counters(&checked.counters, |piece| kinds_of(forms, &[piece]));
+        let forward = &compiler.moves.players().forward;
         TurnTables {
             phases: checked.phases.iter().map(|p| compiler.phase(p)).collect(),
             triggers: compiler.triggers(),
-            counters: counters::counters(&checked.counters, |piece| kinds_of(forms, &[piece])),
+            headings: Headings::new(&counters, &compiler.moves.geometry, forward),
+            counters,
             move_plan: Plan {
                 steps: vec![Step {
                     optional: false,

@@ -17,7 +17,7 @@ use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::turns::{Action, DropZone};
-use crate::compile::{Code, EndCondition, Legality, Mode, NO_SQUARE, Sq};
+use crate::compile::{Code, EndCondition, Legality, NO_SQUARE, Sq};
 
 /// A piece with more promotion rules than this has its moves built rather than counted.
 const MAX_PROMOTION_RULES: usize = 3;
@@ -322,67 +322,6 @@ impl Position<'_> {
             },
         };
         self.count_promotions(code, from, empty & allowed, enemies & allowed)
-    }
-
-    /// The empty squares and the enemy pieces the rules of the piece `code` of `player` on
-    /// `from` reach, by every rule together. Inlined: it is the heart of the count.
-    #[inline(always)]
-    fn piece_targets<B: Bitboard>(
-        &self,
-        from: Sq,
-        code: Code,
-        player: usize,
-        sides: &Sides<B>,
-    ) -> (B, B) {
-        let rules = self.rules;
-        let bits = &rules.bits;
-        let sorted = &bits.sorted[code as usize];
-        let (mut empty, mut enemies) = (B::NONE, B::NONE);
-        if let Some(block) = sorted.steps {
-            let both = bits.steps::<B>(block, Mode::Both, from);
-            empty = (both | bits.steps::<B>(block, Mode::MoveOnly, from)) & sides.empty;
-            enemies = (both | bits.steps::<B>(block, Mode::CaptureOnly, from)) & sides.enemies;
-        }
-        let mut reached = |reach: B, mode: Mode| {
-            if mode.moves() {
-                empty |= reach & sides.empty;
-            }
-            if mode.captures() {
-                enemies |= reach & sides.enemies;
-            }
-        };
-        // Slide sets are made only for boards of up to two words.
-        if B::WORDS <= 2 {
-            for &(set, mode) in &sorted.slide_sets {
-                reached(bits.slide_set::<B>(set, from, sides.occupied), mode);
-            }
-        }
-        for &(line, mode) in &sorted.rides {
-            reached(bits.reach::<B>(line, from, sides.occupied), mode);
-        }
-        for step in &sorted.lame_steps {
-            if (step.from_zone).is_some_and(|z| !rules.zones.contains(z, player, from)) {
-                continue;
-            }
-            let (target, passed) = bits.lame_step::<B>(step, from);
-            if (passed & sides.occupied).is_empty() {
-                reached(target, step.mode);
-            }
-        }
-        let program = &rules.pieces.programs[code as usize];
-        for rule in sorted.others.iter().map(|&i| &program[i as usize]) {
-            if !self.rule_applies(rule, player, from) {
-                continue;
-            }
-            let (reach_empty, reach_enemies) = self.rule_targets(rule, from, sides);
-            if rule.mode.moves() {
-                empty |= reach_empty;
-            }
-            if rule.mode.captures() {
-                enemies |= reach_enemies;
-            }
-        }
-        (empty, enemies)
     }
 
     /// The squares on which a piece, arriving or leaving, might change whether `attacker`

@@ -4,8 +4,8 @@
 use super::position::Position;
 use super::turn::Turn;
 use crate::compile::Sq;
-use crate::compile::counters::{Counter, Event};
-use crate::geometry::relative;
+use crate::compile::counters::{Action, Event};
+use crate::geometry::Heading;
 use crate::limits::MAX_PLAYERS;
 
 impl<'r> Position<'r> {
@@ -16,14 +16,9 @@ impl<'r> Position<'r> {
     /// Applies, for each player and counter, the first rule whose event this turn of `mover`
     /// brought about. `lost` holds the kinds each player lost during the turn.
     pub(super) fn count_events(&mut self, turn: &Turn, mover: usize, lost: &[u64]) {
-        let rules = self.rules;
-        let turn_events = TurnEvents {
-            mover,
-            moved: turn.last_move().map(|m| self.displacement(m.from, m.to)),
-            lost,
-        };
+        let turn_events = self.turn_events(turn, mover, lost);
         let alive = self.alive;
-        for player in (0..rules.players.count()).filter(|&p| alive & (1 << p) != 0) {
+        for player in (0..self.rules.players.count()).filter(|&p| alive & (1 << p) != 0) {
             self.count_events_of(player, &turn_events);
         }
     }
@@ -37,46 +32,59 @@ impl<'r> Position<'r> {
         lost: &[u64],
         player: usize,
     ) {
-        let turn_events = TurnEvents {
-            mover,
-            moved: turn.last_move().map(|m| self.displacement(m.from, m.to)),
-            lost,
-        };
+        let turn_events = self.turn_events(turn, mover, lost);
         self.count_events_of(player, &turn_events);
+    }
+
+    fn turn_events<'a>(&self, turn: &Turn, mover: usize, lost: &'a [u64]) -> TurnEvents<'a> {
+        let headings = &self.rules.turns.headings;
+        TurnEvents {
+            mover,
+            moved: (turn.last_move())
+                .and_then(|m| headings.of(mover, self.displacement(m.from, m.to))),
+            lost,
+        }
     }
 
     fn count_events_of(&mut self, player: usize, turn_events: &TurnEvents<'_>) {
         let counters = &self.rules.turns.counters;
         let mut checked = None;
         for (index, counter) in counters.iter().enumerate() {
+            let rules = match player == turn_events.mover {
+                true => &counter.for_mover,
+                false => &counter.for_others,
+            };
+            if rules.is_empty() {
+                continue;
+            }
             let value = self.counter(player, index);
-            let counted = self.counted(counter, value, player, turn_events, &mut checked);
+            let counted = self.counted(rules, value, player, turn_events, &mut checked);
             if counted != value {
                 self.set_counter(player, index, counted);
             }
         }
     }
 
-    /// The value `counter`, now at `value` for `player`, takes after a turn: changed by the
-    /// first rule whose event the turn brought about.
+    /// The value a counter, now at `value` for `player`, takes after a turn: changed by the
+    /// first of `rules` (those of the player's role in the turn) whose event it brought about.
     #[inline]
     fn counted(
         &mut self,
-        counter: &Counter,
+        rules: &[(Event, Action)],
         value: u16,
         player: usize,
         turn: &TurnEvents<'_>,
         checked: &mut Option<bool>,
     ) -> u16 {
-        let action = counter.rules.iter().find_map(|&(event, action)| {
+        let action = rules.iter().find_map(|&(event, action)| {
             self.happened(event, player, turn, checked)
                 .then_some(action)
         });
         action.map_or(value, |a| a.apply(value))
     }
 
-    /// Whether a turn brought `event` about for `player`; whether the player is checked is
-    /// worked out once, when first asked.
+    /// Whether a turn brought `event`, one that may happen to `player` in their role in it,
+    /// about for them; whether the player is checked is worked out once, when first asked.
     #[inline]
     fn happened(
         &mut self,
@@ -86,18 +94,10 @@ impl<'r> Position<'r> {
         checked: &mut Option<bool>,
     ) -> bool {
         match event {
-            Event::Move(directions) => {
-                player == turn.mover
-                    && turn.moved.is_some_and(|d| {
-                        directions.selects(relative(self.rules.players.forward[player], d))
-                    })
-            }
+            Event::Move(directions) => turn.moved.is_some_and(|h| directions.admits(h)),
             Event::Lost(kinds) => turn.lost[player] & kinds != 0,
-            Event::Checked => {
-                player != turn.mover
-                    && *checked.get_or_insert_with(|| self.threatened(player, turn.mover))
-            }
-            Event::TurnEnd => player == turn.mover,
+            Event::Checked => *checked.get_or_insert_with(|| self.threatened(player, turn.mover)),
+            Event::TurnEnd => true,
         }
     }
 
@@ -164,15 +164,11 @@ impl<'r> Position<'r> {
         let rules = self.rules;
         if rules.derived.simple_limits {
             let no_losses = [0; MAX_PLAYERS];
-            let events = TurnEvents {
-                mover: player,
-                moved: turn.last_move().map(|m| self.displacement(m.from, m.to)),
-                lost: &no_losses[..rules.players.count()],
-            };
+            let events = self.turn_events(turn, player, &no_losses[..rules.players.count()]);
             return (rules.turns.counters.iter().enumerate()).all(|(index, counter)| {
                 counter.limit.is_none_or(|limit| {
                     let value = self.counter(player, index);
-                    self.counted(counter, value, player, &events, &mut None) <= limit
+                    self.counted(&counter.for_mover, value, player, &events, &mut None) <= limit
                 })
             });
         }
@@ -192,7 +188,7 @@ impl<'r> Position<'r> {
 /// What a turn did, as counter events see it.
 struct TurnEvents<'a> {
     mover: usize,
-    /// The displacement of the mover's move, if it moved a piece.
-    moved: Option<(i32, i32)>,
+    /// The heading of the mover's move in the mover's frame, if it moved a piece.
+    moved: Option<Heading>,
     lost: &'a [u64],
 }

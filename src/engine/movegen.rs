@@ -178,11 +178,34 @@ impl<'r> Position<'r> {
             from,
             code,
         };
+        if let Some(tag) = self.rules.bits.sorted[code as usize].merged_tag {
+            // Targets read together reach each square once: nothing to dedupe.
+            return self.merged_turns(tag, &moving, sides, out);
+        }
         for rule in &self.rules.pieces.programs[code as usize] {
             self.rule_turns(rule, &moving, sides, out);
         }
         if self.rules.pieces.overlapping[code as usize] {
             dedupe(out, start);
+        }
+    }
+
+    /// The moves of a piece whose rules are all plain steps and rides of one tag, from the
+    /// targets of all its rules together.
+    fn merged_turns<B: Bitboard>(
+        &self,
+        tag: u16,
+        moving: &Moving<'_>,
+        sides: &Sides<B>,
+        out: &mut Vec<Turn>,
+    ) {
+        let (empty, enemies) = self.piece_targets(moving.from, moving.code, moving.player, sides);
+        for to in empty.squares() {
+            let flanks = self.flanks_from(to, moving.from, sides);
+            self.push_move(to, NO_SQUARE, tag, flanks, moving, out);
+        }
+        for to in enemies.squares() {
+            self.push_move(to, NO_SQUARE, tag, true, moving, out);
         }
     }
 
@@ -198,10 +221,14 @@ impl<'r> Position<'r> {
             return;
         }
         let (empty, enemies) = self.rule_targets(rule, moving.from, sides);
+        let passed = match rule.path.first() {
+            Some(&v) if rule.passable => self.rules.geometry.step(v, moving.from),
+            _ => NO_SQUARE,
+        };
         if rule.mode.moves() {
             for to in empty.squares() {
                 let flanks = self.flanks_from(to, moving.from, sides);
-                self.push_move(to, rule, flanks, moving, out);
+                self.push_move(to, passed, rule.tag, flanks, moving, out);
             }
         }
         let ep = self.ep;
@@ -215,7 +242,7 @@ impl<'r> Position<'r> {
         }
         if rule.mode.captures() {
             for to in enemies.squares() {
-                self.push_move(to, rule, true, moving, out);
+                self.push_move(to, passed, rule.tag, true, moving, out);
             }
         }
     }
@@ -322,22 +349,21 @@ impl<'r> Position<'r> {
             .flatten()
     }
 
+    /// Pushes a move to `to` that passes `passed` (a square opened to en passant) and is
+    /// tagged `tag`, or its promotions.
     fn push_move(
         &self,
         to: Sq,
-        rule: &Gen,
+        passed: Sq,
+        tag: u16,
         captures: bool,
         moving: &Moving<'_>,
         out: &mut Vec<Turn>,
     ) {
-        let passed = match rule.path.first() {
-            Some(&v) if rule.passable => self.rules.geometry.step(v, moving.from),
-            _ => NO_SQUARE,
-        };
         self.push_with_promotions(to, moving, out, |turn| {
             turn.captures |= captures;
             turn.passed = passed;
-            turn.tag = rule.tag;
+            turn.tag = tag;
         });
     }
 

@@ -653,13 +653,14 @@ impl<'r> Position<'r> {
     /// `vacated` counts as empty.
     pub(super) fn flanked(&self, at: Sq, line: u16, mover: usize, vacated: Sq) -> Option<Sq> {
         let geometry = &self.rules.geometry;
-        let next = geometry.step(line, at);
-        let beyond = (next != NO_SQUARE)
-            .then(|| geometry.step(line, next))
-            .filter(|&b| b != NO_SQUARE && b != vacated)?;
         let owner = |sq: Sq| self.piece(self.board[sq as usize]).map(|(_, p)| p);
-        let enemy = next != vacated && owner(next).is_some_and(|p| p != mover);
-        (enemy && owner(beyond) == Some(mover)).then_some(next)
+        // Most neighbours are empty or friendly: they are looked at first.
+        let next = geometry.step(line, at);
+        if next == NO_SQUARE || next == vacated || owner(next).is_none_or(|p| p == mover) {
+            return None;
+        }
+        let beyond = geometry.step(line, next);
+        (beyond != NO_SQUARE && beyond != vacated && owner(beyond) == Some(mover)).then_some(next)
     }
 
     /// Applies the parts of `turn` of `mover`, noting what each player loses; the caller

@@ -4,7 +4,7 @@
 
 use super::position::Position;
 use crate::bitboard::Bitboard;
-use crate::compile::{ANY_KIND, BLOCKED, Gen, Hop, NO_SQUARE, Sq};
+use crate::compile::{ANY_KIND, BLOCKED, Code, Gen, Hop, Mode, NO_SQUARE, Sq};
 
 /// The board as one player's moves see it.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +29,67 @@ impl Position<'_> {
             enemies: occupied & !self.player_set::<B>(player) & !self.code_set::<B>(BLOCKED),
             player,
         }
+    }
+
+    /// The empty squares and the enemy pieces the rules of the piece `code` of `player` on
+    /// `from` reach, by every rule together. Inlined: it is the heart of the count.
+    #[inline(always)]
+    pub(super) fn piece_targets<B: Bitboard>(
+        &self,
+        from: Sq,
+        code: Code,
+        player: usize,
+        sides: &Sides<B>,
+    ) -> (B, B) {
+        let rules = self.rules;
+        let bits = &rules.bits;
+        let sorted = &bits.sorted[code as usize];
+        let (mut empty, mut enemies) = (B::NONE, B::NONE);
+        if let Some(block) = sorted.steps {
+            let (moves, captures) = bits.steps::<B>(block, from);
+            empty = moves & sides.empty;
+            enemies = captures & sides.enemies;
+        }
+        let mut reached = |reach: B, mode: Mode| {
+            if mode.moves() {
+                empty |= reach & sides.empty;
+            }
+            if mode.captures() {
+                enemies |= reach & sides.enemies;
+            }
+        };
+        // Slide sets are made only for boards of up to two words.
+        if B::WORDS <= 2 {
+            for &(set, mode) in &sorted.slide_sets {
+                reached(bits.slide_set::<B>(set, from, sides.occupied), mode);
+            }
+        }
+        for &(line, mode) in &sorted.rides {
+            reached(bits.reach::<B>(line, from, sides.occupied), mode);
+        }
+        for step in &sorted.lame_steps {
+            if (step.from_zone).is_some_and(|z| !rules.zones.contains(z, player, from)) {
+                continue;
+            }
+            let (target, passed) = bits.lame_step::<B>(step, from);
+            if (passed & sides.occupied).is_empty() {
+                reached(target, step.mode);
+            }
+        }
+        let program = &rules.pieces.programs[code as usize];
+        for rule in sorted.others.iter().map(|&i| &program[i as usize]) {
+            if !self.rule_applies(rule, player, from) {
+                continue;
+            }
+            let (reach_empty, reach_enemies) = self.rule_targets(rule, from, sides);
+            if rule.mode.moves() {
+                empty |= reach_empty;
+            }
+            if rule.mode.captures() {
+                enemies |= reach_enemies;
+            }
+        }
+        (empty, enemies)
     }
 
     /// Whether `rule` may move the piece of `player` on `from` at all: it stands in the rule's
