@@ -114,10 +114,6 @@ pub struct MoveCompiler<'a> {
 }
 
 impl<'a> MoveCompiler<'a> {
-    pub fn players(&self) -> &'a Players {
-        self.players
-    }
-
     pub fn new(
         geometry: Geometry,
         players: &'a Players,
@@ -132,6 +128,11 @@ impl<'a> MoveCompiler<'a> {
             evaluator,
             forms,
         }
+    }
+
+    /// The players whose frames the rules are read in.
+    pub fn players(&self) -> &'a Players {
+        self.players
     }
 
     /// Registers a zone, evaluated for every player, and returns its index.

@@ -32,7 +32,8 @@ impl Position<'_> {
     }
 
     /// The empty squares and the enemy pieces the rules of the piece `code` of `player` on
-    /// `from` reach, by every rule together. Inlined: it is the heart of the count.
+    /// `from` reach, by every rule together. Inlined: it is the heart of the count, and of
+    /// generating the moves of pieces whose program has a merged tag.
     #[inline(always)]
     pub(super) fn piece_targets<B: Bitboard>(
         &self,
