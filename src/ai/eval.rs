@@ -83,7 +83,7 @@ impl Terms {
 
 #[derive(Clone)]
 pub struct Evaluator {
-    /// `placement[(kind * players + player) * squares + sq]`: the piece's placement there
+    /// `placement[placement_row(code, squares, sq)]`: the piece's placement there
     /// (for a royal piece, where the others have lost their material).
     placement: Vec<i32>,
     /// The same for royal kinds while the others keep their material.
@@ -92,7 +92,9 @@ pub struct Evaluator {
     pub values: Vec<i32>,
     /// The worth of a kind in hand.
     in_hand: Vec<i32>,
-    royal: Vec<bool>,
+    /// What the board walk reads of each piece code (`[code]`), so that a square costs one
+    /// lookup.
+    codes: Vec<CodeWorth>,
     /// `shield[player * squares + sq]`: the squares whose own pieces shelter a royal piece
     /// of `player` on `sq`.
     shield: Vec<Vec<Sq>>,
@@ -131,7 +133,7 @@ impl Evaluator {
                 let average = reach.iter().sum::<i32>() / reach.len().max(1) as i32;
                 let progress = zone_gains(rules, &mut empty, kind, player, &values);
                 for sq in 0..squares {
-                    let row = (kind * players + player) * squares + sq;
+                    let row = placement_row(code, squares, sq);
                     let spread = PER_SQUARE_MOVE * (reach[sq] - average);
                     placement[row] = spread + progress[sq];
                     royal_opening[row] = -spread;
@@ -141,12 +143,13 @@ impl Evaluator {
         let in_hand = (0..kinds)
             .map(|k| values[rules.pieces.kinds[k].demotes_to as usize])
             .collect();
+        let codes = code_worths(rules, &values);
         let mut evaluator = Evaluator {
             placement,
             royal_opening,
             values,
             in_hand,
-            royal,
+            codes,
             shield: shields(rules),
             start_material: Vec::new(),
             sign: if material_burdens(rules) { -1 } else { 1 },
@@ -163,27 +166,46 @@ impl Evaluator {
 
     /// The position's worth to `player`: their own minus the average of the others still in.
     pub fn score(&self, position: &Position<'_>, player: usize, scratch: &mut Vec<Turn>) -> i32 {
-        let worth = self.terms(position, scratch);
-        let others: Vec<i32> = (0..self.players)
+        self.score_checked(position, player, in_check(position), scratch)
+    }
+
+    /// [`Evaluator::score`] where the caller knows whether the player to move is in check.
+    pub fn score_checked(
+        &self,
+        position: &Position<'_>,
+        player: usize,
+        checked: bool,
+        scratch: &mut Vec<Turn>,
+    ) -> i32 {
+        let worth = self.terms_checked(position, checked, scratch);
+        let (sum, others) = (0..self.players)
             .filter(|&p| p != player && position.alive() & (1 << p) != 0)
-            .map(|p| worth[p].total())
-            .collect();
-        let against = match others.len() {
+            .fold((0, 0), |(sum, n), p| (sum + worth[p].total(), n + 1));
+        let against = match others {
             0 => 0,
-            n => others.iter().sum::<i32>() / n as i32,
+            n => sum / n,
         };
         worth[player].total() - against
     }
 
     /// Every player's worth, term by term.
     pub fn terms(&self, position: &Position<'_>, scratch: &mut Vec<Turn>) -> [Terms; MAX_PLAYERS] {
+        self.terms_checked(position, in_check(position), scratch)
+    }
+
+    fn terms_checked(
+        &self,
+        position: &Position<'_>,
+        checked: bool,
+        scratch: &mut Vec<Turn>,
+    ) -> [Terms; MAX_PLAYERS] {
         let mut worth = self.pieces_worth(position);
-        let material: Vec<i32> = worth.iter().map(|t| t.material + t.hand).collect();
-        for (sq, &code) in position.board().iter().enumerate() {
-            let Some((kind, owner)) = position.piece(code).filter(|&(k, _)| self.royal[k]) else {
-                continue;
-            };
-            let row = (kind * self.players + owner) * self.squares + sq;
+        let material = worth.map(|t| t.material + t.hand);
+        let royal_kinds = position.rules().derived.royal_kinds;
+        position.for_each_piece_of(royal_kinds, |sq, code| {
+            let owner = self.codes[code as usize].owner;
+            let sq = sq as usize;
+            let row = placement_row(code, self.squares, sq);
             // How much of the others' material is left: all of it keeps the royal piece
             // sheltered, none sends it to the centre.
             let (left, start) = (0..self.players)
@@ -198,7 +220,7 @@ impl Evaluator {
             worth[owner].royal_safety += (left * (self.royal_opening[row] + SHELTER * beside)
                 + (start - left) * self.placement[row])
                 / start;
-        }
+        });
         for (p, terms) in worth.iter_mut().enumerate().take(self.players) {
             terms.material *= self.sign;
             terms.placement *= self.sign;
@@ -207,7 +229,7 @@ impl Evaluator {
                 terms.freedom = PER_FREE_MOVE * position.mobility(p, self.guarded, scratch) as i32;
             }
         }
-        if position.rules().derived.royal && position.in_check() {
+        if checked {
             worth[position.to_move()].royal_safety -= CHECKED;
         }
         worth
@@ -217,20 +239,52 @@ impl Evaluator {
     /// the pieces in hand, counted as gains whatever the game.
     fn pieces_worth(&self, position: &Position<'_>) -> [Terms; MAX_PLAYERS] {
         let mut worth = [Terms::default(); MAX_PLAYERS];
-        for (sq, &code) in position.board().iter().enumerate() {
-            let Some((kind, owner)) = position.piece(code).filter(|&(k, _)| !self.royal[k]) else {
-                continue;
-            };
-            let row = (kind * self.players + owner) * self.squares + sq;
-            worth[owner].material += self.values[kind];
-            worth[owner].placement += self.placement[row];
-        }
+        let ordinary = position.rules().pieces.all() & !position.rules().derived.royal_kinds;
+        position.for_each_piece_of(ordinary, |sq, code| {
+            let CodeWorth { owner, value } = self.codes[code as usize];
+            worth[owner].material += value;
+            worth[owner].placement +=
+                self.placement[placement_row(code, self.squares, sq as usize)];
+        });
         let kinds = self.values.len();
         for (slot, &count) in position.hands().iter().enumerate() {
             worth[slot / kinds].hand += self.in_hand[slot % kinds] * i32::from(count);
         }
         worth
     }
+}
+
+/// What the evaluation reads of a piece code.
+#[derive(Clone, Copy, Debug, Default)]
+struct CodeWorth {
+    owner: usize,
+    value: i32,
+}
+
+/// Each piece code's owner and value, `[code]`; the codes that hold no piece (empty,
+/// blocked) are never read.
+fn code_worths(rules: &Ruleset, values: &[i32]) -> Vec<CodeWorth> {
+    let codes = rules.pieces.kinds.len() * rules.players.count();
+    let mut worths = vec![CodeWorth::default(); codes + 1];
+    for (code, worth) in worths.iter_mut().enumerate().skip(1) {
+        let (kind, owner) = rules.pieces.split(code as crate::compile::Code);
+        *worth = CodeWorth {
+            owner,
+            value: values[kind],
+        };
+    }
+    worths
+}
+
+/// The row of `placement` and `royal_opening` for the piece `code` on `sq`: the tables are
+/// laid out by code, kind by kind and player by player within a kind.
+fn placement_row(code: crate::compile::Code, squares: usize, sq: usize) -> usize {
+    (code as usize - 1) * squares + sq
+}
+
+/// Whether the player to move has a royal piece in check, where the file has royal pieces.
+pub fn in_check(position: &Position<'_>) -> bool {
+    position.rules().derived.royal && position.in_check()
 }
 
 /// For each player and square, the squares whose own pieces shield a royal piece there: the

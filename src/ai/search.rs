@@ -4,7 +4,7 @@
 //! assumption). With two players this is plain minimax; with more it keeps alpha-beta sound
 //! and plays safe, which matters most where any opponent's attack can take a player out.
 
-use super::eval::Evaluator;
+use super::eval::{self, Evaluator};
 use super::table::{Bound, Entry, Table, turn_key};
 use crate::engine::outcome::Ending;
 use crate::engine::{ExchangeValues, Position, Turn};
@@ -34,6 +34,9 @@ const DEFAULT_TABLE_BYTES: usize = 8 << 20;
 /// The most nodes between readings of the clock, where nodes are fast.
 const MAX_CLOCK_INTERVAL: u64 = 256;
 
+/// The rank of a turn already searched, below every other: ranks are never negative.
+const TAKEN: i64 = -1;
+
 /// The most threads one search may run.
 pub const MAX_THREADS: usize = 64;
 
@@ -61,6 +64,8 @@ pub struct Searcher {
     history: Vec<u32>,
     squares: usize,
     lists: Vec<Vec<Turn>>,
+    /// Per ply, the ranks of its list's turns (see [`Searcher::rank`]).
+    ranks: Vec<Vec<i64>>,
     scratch: Vec<Turn>,
     me: usize,
     nodes: u64,
@@ -86,6 +91,8 @@ pub struct Searcher {
     repetition_draws: bool,
     /// A turn that gives check is searched one ply deeper: the file has royal pieces.
     check_extends: bool,
+    /// The hash of the position last asked whether its player is in check, and the answer.
+    last_check_read: Option<(u64, bool)>,
     /// Where every capture replaces the one piece it takes, and could be taken back as the
     /// attack tables know (legality by pins or by making and testing; no custodian capture,
     /// explosion or trigger): the values a capture's exchange is read with, to order the
@@ -202,6 +209,9 @@ impl Searcher {
             lists: (0..=MAX_PLY + CAPTURE_PLIES + 1)
                 .map(|_| Vec::new())
                 .collect(),
+            ranks: (0..=MAX_PLY + CAPTURE_PLIES + 1)
+                .map(|_| Vec::new())
+                .collect(),
             scratch: Vec::new(),
             me: 0,
             nodes: 0,
@@ -219,6 +229,7 @@ impl Searcher {
                     && matches!(condition, crate::compile::EndCondition::Repeated(_))
             }),
             check_extends: rules.derived.royal,
+            last_check_read: None,
             captures_alone: rules.derived.royal
                 && rules.derived.countable
                 && (rules.endings.rules.iter()).all(|&(outcome, condition)| {
@@ -467,31 +478,37 @@ impl Searcher {
         if self.repetition_draws && position.occurrences() > 1 {
             return 0;
         }
-        let mut list = match self.turns_at(position, ply) {
-            Ok(list) => list,
-            Err(score) => return score,
-        };
+        // The table is read before the turns are generated: a position it holds had turns
+        // (an ended one is never stored), and a cut-off spares their generation.
         let stored = self.table.get(position.hash());
         if let Some(entry) = stored.filter(|entry| entry.depth as usize >= depth) {
             match entry.bound {
-                Bound::Exact => {
-                    self.lists[ply] = list;
-                    return entry.score;
-                }
+                Bound::Exact => return entry.score,
                 Bound::Lower => alpha = alpha.max(entry.score),
                 Bound::Upper => beta = beta.min(entry.score),
             }
             if alpha >= beta {
-                self.lists[ply] = list;
                 return entry.score;
             }
         }
-        self.order(position, &mut list, stored.map(|entry| entry.best), ply);
+        let list = match self.turns_at(position, ply) {
+            Ok(list) => list,
+            Err(score) => return score,
+        };
+        let mut ranks = std::mem::take(&mut self.ranks[ply]);
+        self.rank(
+            position,
+            &list,
+            stored.map(|entry| entry.best),
+            ply,
+            &mut ranks,
+        );
         let maximising = position.to_move() == self.me;
         let (start_alpha, start_beta) = (alpha, beta);
         let mut best_score = if maximising { -WIN } else { WIN };
         let mut best_turn = None;
-        for (index, turn) in list.iter().enumerate() {
+        for index in 0..list.len() {
+            let turn = &list[take_best(&mut ranks)];
             position.make(turn);
             let score = self.child(position, depth, (alpha, beta), ply, maximising, index, turn);
             position.unmake();
@@ -518,6 +535,7 @@ impl Searcher {
             }
         }
         self.lists[ply] = list;
+        self.ranks[ply] = ranks;
         if !self.stopped {
             let bound = if best_score <= start_alpha {
                 Bound::Upper
@@ -553,7 +571,7 @@ impl Searcher {
     ) -> i32 {
         // A check is searched a ply deeper (and never reduced), so that the replies to it, few
         // as they are, do not hide a mate or a loss of material behind the horizon.
-        let checks = self.check_extends && ply < MAX_PLY / 2 && position.in_check();
+        let checks = self.check_extends && ply < MAX_PLY / 2 && self.in_check(position);
         let full = depth - usize::from(!checks);
         if index == 0 {
             return self.value(position, full, alpha, beta, ply + 1);
@@ -596,7 +614,8 @@ impl Searcher {
         ply: usize,
         left: usize,
     ) -> i32 {
-        let stand = self.static_score(position);
+        let checked = self.in_check(position);
+        let stand = self.static_score(position, checked);
         let maximising = position.to_move() == self.me;
         let settled = if maximising {
             stand >= beta
@@ -610,7 +629,6 @@ impl Searcher {
             || self.out_of_time();
         // Checkmate must be seen even at the horizon, so a player in check always looks on,
         // at every turn; the others at their captures alone where that is all they need.
-        let checked = position.rules().derived.royal && position.in_check();
         if done && !checked {
             return stand;
         }
@@ -644,13 +662,15 @@ impl Searcher {
         list.retain(|turn| {
             turn.captures && (must_capture || !self.futile(position, turn, stand, target, sign))
         });
-        self.order(position, &mut list, None, MAX_PLY);
+        let mut ranks = std::mem::take(&mut self.ranks[ply]);
+        self.rank(position, &list, None, MAX_PLY, &mut ranks);
         let mut best = match (must_capture, maximising) {
             (false, _) => stand,
             (true, true) => -WIN,
             (true, false) => WIN,
         };
-        for turn in &list {
+        for _ in 0..list.len() {
+            let turn = &list[take_best(&mut ranks)];
             position.make(turn);
             let score = match position.alive() & (1 << self.me) {
                 0 => -WIN + ply as i32,
@@ -669,6 +689,7 @@ impl Searcher {
             }
         }
         self.lists[ply] = list;
+        self.ranks[ply] = ranks;
         best
     }
 
@@ -712,13 +733,32 @@ impl Searcher {
             Some(Ending::Win { players, .. }) if players & (1 << self.me) != 0 => WIN - ply as i32,
             Some(Ending::Win { .. }) => -WIN + ply as i32,
             Some(Ending::Draw { .. }) => 0,
-            None => self.static_score(position),
+            None => {
+                let checked = self.in_check(position);
+                self.static_score(position, checked)
+            }
         }
     }
 
-    fn static_score(&mut self, position: &Position<'_>) -> i32 {
+    fn static_score(&mut self, position: &Position<'_>, checked: bool) -> i32 {
         let noise = (position.hash() ^ self.seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58;
-        self.evaluator.score(position, self.me, &mut self.scratch) + (noise % NOISE) as i32
+        let score = (self.evaluator).score_checked(position, self.me, checked, &mut self.scratch);
+        score + (noise % NOISE) as i32
+    }
+
+    /// Whether the player to move is in check, where the file has royal pieces. A node asks
+    /// up to three times (to extend, to score, to look on past the horizon): the last
+    /// answer is kept for the position it was given for.
+    fn in_check(&mut self, position: &Position<'_>) -> bool {
+        let hash = position.hash();
+        match self.last_check_read {
+            Some((read, checked)) if read == hash => checked,
+            _ => {
+                let checked = eval::in_check(position);
+                self.last_check_read = Some((hash, checked));
+                checked
+            }
+        }
     }
 
     /// The value of the piece on `sq`; nothing for an empty or blocked square.
@@ -727,12 +767,20 @@ impl Searcher {
         (position.piece(code)).map_or(0, |(kind, _)| self.evaluator.values[kind])
     }
 
-    /// Puts the remembered best turn first, then captures of the most valuable pieces by the
-    /// least valuable, then the quiet turns that cut off at this ply, then the captures that
-    /// lose their exchange, then the rest by history. Beyond the horizon (`ply` at
-    /// [`MAX_PLY`]) no turn is a killer and exchanges are not read again: the losing captures
-    /// are gone already, unless captures are compulsory.
-    fn order(&self, position: &Position<'_>, list: &mut [Turn], first: Option<u64>, ply: usize) {
+    /// Ranks `list`'s turns into `ranks`, the higher the sooner searched: the remembered best
+    /// turn first, then captures of the most valuable pieces by the least valuable, then the
+    /// quiet turns that cut off at this ply, then the captures that lose their exchange, then
+    /// the rest by history. Beyond the horizon (`ply` at [`MAX_PLY`]) no turn is a killer and
+    /// exchanges are not read again: the losing captures are gone already, unless captures
+    /// are compulsory.
+    fn rank(
+        &self,
+        position: &Position<'_>,
+        list: &[Turn],
+        first: Option<u64>,
+        ply: usize,
+        ranks: &mut Vec<i64>,
+    ) {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         let worth = |sq| self.worth_on(position, sq);
         let gain = |turn: &Turn| -> i64 {
@@ -752,7 +800,8 @@ impl Searcher {
                 None => i64::from(self.history[self.history_slot(turn)]),
             }
         };
-        list.sort_by_cached_key(|turn| std::cmp::Reverse(gain(turn)));
+        ranks.clear();
+        ranks.extend(list.iter().map(gain));
     }
 
     /// Remembers a quiet turn that cut the search off at `ply`, `depth` plies from the horizon.
@@ -836,6 +885,20 @@ impl Drop for SetOnDrop<'_> {
     }
 }
 
+/// The index of the highest rank left (the first of equals), marked taken. A list is
+/// searched in rank order by taking its best turn when the search comes to it: most nodes
+/// that cut off do so at their first turns, and the rest are then never ordered.
+fn take_best(ranks: &mut [i64]) -> usize {
+    let mut best = 0;
+    for (index, &rank) in ranks.iter().enumerate() {
+        if rank > ranks[best] {
+            best = index;
+        }
+    }
+    ranks[best] = TAKEN;
+    best
+}
+
 /// Whether `turn` is one move alone, whose exchange the attack tables can read.
 fn is_one_move(turn: &Turn) -> bool {
     turn.len() == 1 && turn.main().kind == crate::engine::turn::PartKind::Move
@@ -846,6 +909,16 @@ mod tests {
     use super::*;
     use crate::compile::compiled;
     use crate::notation::{fen, moves};
+
+    /// Turns are taken highest rank first, the earlier of equal ranks first (the order a
+    /// stable sort would give), each once.
+    #[test]
+    fn turns_are_taken_best_first_and_once() {
+        let mut ranks = vec![3, 7, 0, 7, i64::MAX];
+        let taken: Vec<usize> = (0..ranks.len()).map(|_| take_best(&mut ranks)).collect();
+        assert_eq!(taken, [4, 1, 3, 0, 2]);
+        assert!(ranks.iter().all(|&rank| rank == TAKEN));
+    }
 
     /// Beyond the horizon, the Queen does not take a Pawn that a Pawn guards, but takes one
     /// left alone; and a capture of a Pawn far below the window is not searched.

@@ -407,6 +407,20 @@ impl<'r> Position<'r> {
         }
     }
 
+    /// Calls `visit` with the square and code of each piece on the board of a kind in `kinds`
+    /// (a bit per kind), whoever owns it, lowest square first: a walk over those pieces alone,
+    /// for those who read the board often (the evaluation).
+    #[inline]
+    pub fn for_each_piece_of(&self, kinds: u64, mut visit: impl FnMut(Sq, Code)) {
+        at_width!(self.rules, B => {
+            let pieces = (0..self.rules.players.count())
+                .fold(B::NONE, |set, p| set | self.kinds_set::<B>(p, kinds));
+            for sq in pieces.squares() {
+                visit(sq, self.board[sq as usize]);
+            }
+        })
+    }
+
     /// The squares holding `code` (blocked squares for [`BLOCKED`]).
     #[inline]
     pub(super) fn code_set<B: Bitboard>(&self, code: Code) -> B {
