@@ -192,6 +192,19 @@ fn nearing_a_removing_zone_is_worth_something() {
     assert!(near > far + 10, "near {near}, far {far}");
 }
 
+/// A King whose arrival on the far rank removes the enemy King (Amphora's telekinesis) is
+/// drawn there even while every piece is on the board: one step from the far rank it scores
+/// better than at home behind its Pawns, where a King with nothing to gain stays.
+#[test]
+fn a_king_nears_the_zone_where_it_removes_the_enemy_king() {
+    let rules = ruleset("amphora");
+    let evaluator = fairy::ai::eval::Evaluator::new(&rules);
+    let safety = |text: &str| white_terms(&rules, &evaluator, text).royal_safety;
+    let home = safety("ppkpp/ppp/5/7/7/5/PPP/PPKPP[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0");
+    let near = safety("ppkpp/pKp/5/7/7/5/PPP/PP1PP[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0");
+    assert!(near > home + 20, "near {near}, home {home}");
+}
+
 /// While the opponent keeps its pieces, the King is safer castled behind its pawns than in
 /// the middle of the board; with the board bare but for Kings and a pawn, the centre is better.
 #[test]

@@ -11,7 +11,8 @@
 //!   that sets off a trigger removing an enemy piece as it enters a zone.
 //! - **Royal safety**: while the others keep their material, a royal piece prefers squares
 //!   where it reaches little (the edge, behind its pieces) and own pieces beside it; as their
-//!   material goes, it turns to the centre. Being attacked by the next player costs.
+//!   material goes, it turns to the centre. Nearing a zone where its arrival wins something
+//!   counts whatever the material. Being attacked by the next player costs.
 //! - **Hand**: a piece in hand counts at its value.
 //! - **Freedom**: where an immobilized piece loses, or having no move loses and there is no
 //!   royal piece, each move of those pieces counts.
@@ -123,6 +124,7 @@ impl Evaluator {
             .collect();
         let mut placement = vec![0; kinds * players * squares];
         let mut royal_opening = vec![0; kinds * players * squares];
+        let royal_worth = royal_worth(rules, &values);
         let mut empty = ProbeBoard::empty(rules);
         for kind in 0..kinds {
             for player in 0..players {
@@ -131,12 +133,14 @@ impl Evaluator {
                     .map(|sq| empty.reach(code, sq as Sq).moves as i32)
                     .collect();
                 let average = reach.iter().sum::<i32>() / reach.len().max(1) as i32;
-                let progress = zone_gains(rules, &mut empty, kind, player, &values);
+                let progress = zone_gains(rules, &mut empty, kind, player, &values, royal_worth);
                 for sq in 0..squares {
                     let row = placement_row(code, squares, sq);
                     let spread = PER_SQUARE_MOVE * (reach[sq] - average);
                     placement[row] = spread + progress[sq];
-                    royal_opening[row] = -spread;
+                    // Nearing a zone that wins something is worth it however much material
+                    // is left (a King whose arrival removes the enemy King).
+                    royal_opening[row] = -spread + progress[sq];
                 }
             }
         }
@@ -369,14 +373,15 @@ fn reaches_in_play(rules: &Ruleset, reaches: &[(f64, f64)], royal: &[bool]) -> V
 /// Per square, what a piece of `kind` of `player` gains by nearing a zone where a move gains
 /// it something: its promotion zone (the gain of its best promotion), or the zone of a trigger
 /// it sets off that removes an enemy piece (the worth of the best piece the removal may take
-/// while the enemy keeps its pieces: the first group, royal pieces aside). Inside a trigger's
-/// zone it gains nothing: the removal has been made.
+/// while the enemy keeps its pieces: the first group; `royal_worth` where it may take a royal
+/// piece). Inside a trigger's zone it gains nothing: the removal has been made.
 fn zone_gains(
     rules: &Ruleset,
     empty: &mut ProbeBoard<'_>,
     kind: usize,
     player: usize,
     values: &[i32],
+    royal_worth: i32,
 ) -> Vec<i32> {
     let mut goals: Vec<(u16, i32, bool)> = (rules.pieces.kinds[kind].promotions.iter())
         .map(|promotion| {
@@ -388,8 +393,8 @@ fn zone_gains(
     for trigger in (rules.turns.triggers.iter()).filter(|t| t.pieces & (1 << kind) != 0) {
         if let Some(&[(_, removable), ..]) = trigger.enemy_removal() {
             let best = (0..values.len())
-                .filter(|&k| removable & (1 << k) != 0 && !royal(k))
-                .map(|k| values[k])
+                .filter(|&k| removable & (1 << k) != 0)
+                .map(|k| if royal(k) { royal_worth } else { values[k] })
                 .max();
             goals.push((trigger.zone, best.unwrap_or(0), true));
         }
@@ -404,6 +409,22 @@ fn zone_gains(
         }
     }
     progress
+}
+
+/// What removing a royal piece is worth to the evaluation: it decides the game, so as much as
+/// the most material a player starts with, on the board and in hand.
+fn royal_worth(rules: &Ruleset, values: &[i32]) -> i32 {
+    let start = Position::start(rules);
+    let mut worth = [0; MAX_PLAYERS];
+    start.for_each_piece_of(rules.pieces.all(), |_, code| {
+        let (kind, owner) = rules.pieces.split(code);
+        worth[owner] += values[kind];
+    });
+    let kinds = values.len();
+    for (slot, &count) in start.hands().iter().enumerate() {
+        worth[slot / kinds] += values[slot % kinds] * i32::from(count);
+    }
+    worth.into_iter().max().unwrap_or(0)
 }
 
 /// Per square, a share of `gain` for a piece of `kind` of `player` nearing `zone`: the gain
