@@ -124,7 +124,12 @@ impl Evaluator {
             .collect();
         let mut placement = vec![0; kinds * players * squares];
         let mut royal_opening = vec![0; kinds * players * squares];
-        let royal_worth = royal_worth(rules, &values);
+        let in_hand: Vec<i32> = (0..kinds)
+            .map(|k| values[rules.pieces.kinds[k].demotes_to as usize])
+            .collect();
+        let start_material = start_materials(rules, &values, &in_hand);
+        // Removing a royal piece decides the game: worth the most material a player starts with.
+        let royal_worth = start_material.iter().copied().max().unwrap_or(0);
         let mut empty = ProbeBoard::empty(rules);
         for kind in 0..kinds {
             for player in 0..players {
@@ -144,28 +149,20 @@ impl Evaluator {
                 }
             }
         }
-        let in_hand = (0..kinds)
-            .map(|k| values[rules.pieces.kinds[k].demotes_to as usize])
-            .collect();
         let codes = code_worths(rules, &values);
-        let mut evaluator = Evaluator {
+        Evaluator {
             placement,
             royal_opening,
             values,
             in_hand,
             codes,
             shield: shields(rules),
-            start_material: Vec::new(),
+            start_material: start_material.iter().map(|&m| m.max(1)).collect(),
             sign: if material_burdens(rules) { -1 } else { 1 },
             guarded: guarded_kinds(rules),
             squares,
             players,
-        };
-        let start = evaluator.pieces_worth(&Position::start(rules));
-        evaluator.start_material = (start.iter().take(players))
-            .map(|t| (t.material + t.hand).max(1))
-            .collect();
-        evaluator
+        }
     }
 
     /// The position's worth to `player`: their own minus the average of the others still in.
@@ -411,20 +408,20 @@ fn zone_gains(
     progress
 }
 
-/// What removing a royal piece is worth to the evaluation: it decides the game, so as much as
-/// the most material a player starts with, on the board and in hand.
-fn royal_worth(rules: &Ruleset, values: &[i32]) -> i32 {
+/// Each player's material at the start: the values of their pieces on the board (royal ones
+/// are worth nothing) and in hand (`in_hand`).
+fn start_materials(rules: &Ruleset, values: &[i32], in_hand: &[i32]) -> Vec<i32> {
     let start = Position::start(rules);
-    let mut worth = [0; MAX_PLAYERS];
+    let mut worth = vec![0; rules.players.count()];
     start.for_each_piece_of(rules.pieces.all(), |_, code| {
         let (kind, owner) = rules.pieces.split(code);
         worth[owner] += values[kind];
     });
     let kinds = values.len();
     for (slot, &count) in start.hands().iter().enumerate() {
-        worth[slot / kinds] += values[slot % kinds] * i32::from(count);
+        worth[slot / kinds] += in_hand[slot % kinds] * i32::from(count);
     }
-    worth.into_iter().max().unwrap_or(0)
+    worth
 }
 
 /// Per square, a share of `gain` for a piece of `kind` of `player` nearing `zone`: the gain

@@ -206,12 +206,8 @@ impl Searcher {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; (squares + 1) * (squares + 1)],
             squares,
-            lists: (0..=MAX_PLY + CAPTURE_PLIES + 1)
-                .map(|_| Vec::new())
-                .collect(),
-            ranks: (0..=MAX_PLY + CAPTURE_PLIES + 1)
-                .map(|_| Vec::new())
-                .collect(),
+            lists: per_ply(),
+            ranks: per_ply(),
             scratch: Vec::new(),
             me: 0,
             nodes: 0,
@@ -883,6 +879,13 @@ impl Drop for SetOnDrop<'_> {
     fn drop(&mut self) {
         self.0.store(true, Ordering::Relaxed);
     }
+}
+
+/// An empty buffer for each ply a search may reach, captures beyond the horizon included.
+fn per_ply<T>() -> Vec<Vec<T>> {
+    (0..=MAX_PLY + CAPTURE_PLIES + 1)
+        .map(|_| Vec::new())
+        .collect()
 }
 
 /// The index of the highest rank left (the first of equals), marked taken. A list is
