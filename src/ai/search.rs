@@ -6,6 +6,7 @@
 
 use super::eval::{self, Evaluator};
 use super::table::{Bound, Entry, Table, turn_key};
+use crate::compile::{EndCondition, Outcome};
 use crate::engine::outcome::Ending;
 use crate::engine::{ExchangeValues, Position, Turn};
 use crate::random::Random;
@@ -33,6 +34,14 @@ const CLOCK_SPACING: Duration = Duration::from_micros(100);
 const DEFAULT_TABLE_BYTES: usize = 8 << 20;
 /// The most nodes between readings of the clock, where nodes are fast.
 const MAX_CLOCK_INTERVAL: u64 = 256;
+
+/// The deepest remaining depth at which a node whose static score stands far enough beyond
+/// its window returns without searching (see [`Searcher::static_cutoff`]).
+const CUTOFF_DEPTH: usize = 3;
+
+/// The deepest remaining depth at which quiet turns that give no check are skipped where the
+/// static score falls far short of the window (see [`Searcher::cutoff`]).
+const FUTILITY_DEPTH: usize = 2;
 
 /// The rank of a turn already searched, below every other: ranks are never negative.
 const TAKEN: i64 = -1;
@@ -103,6 +112,13 @@ pub struct Searcher {
     /// royal pieces, every turn is one move or drop, and nothing but a draw ends a game while
     /// moves remain, so that an empty list of all turns only a check could make a loss.
     captures_alone: bool,
+    /// How far beyond the window a node's static score must stand, per ply of depth left, for
+    /// the node to return it unsearched; `None` where the static score cannot be trusted so
+    /// (see [`Searcher::static_cutoff`]).
+    cutoff_margin: Option<i32>,
+    /// The static cutoff may come before the node's turns are generated, and quiet turns may
+    /// be skipped: nothing but the turns (or a draw) ends the game, so neither hides an end.
+    cutoff_before_turns: bool,
 }
 
 /// What a search found.
@@ -192,6 +208,9 @@ impl Searcher {
         ) && rules.captures.custodian.is_empty()
             && rules.captures.explosion.is_none()
             && rules.turns.triggers.is_empty();
+        let cutoff_margin = cutoff_margin(rules, &evaluator.values);
+        let cutoff_before_turns = (rules.endings.rules.iter())
+            .all(|&(outcome, condition)| outcome == Outcome::Draw || !condition.ends_early());
         Searcher {
             exchange: exchanges_read
                 .then(|| Arc::new(ExchangeValues::new(&evaluator.values, &royal))),
@@ -221,7 +240,7 @@ impl Searcher {
             seed,
             root_seed: seed,
             repetition_draws: (rules.endings.rules.iter()).any(|&(outcome, condition)| {
-                outcome == crate::compile::Outcome::Draw
+                outcome == Outcome::Draw
                     && matches!(condition, crate::compile::EndCondition::Repeated(_))
             }),
             check_extends: rules.derived.royal,
@@ -229,8 +248,10 @@ impl Searcher {
             captures_alone: rules.derived.royal
                 && rules.derived.countable
                 && (rules.endings.rules.iter()).all(|&(outcome, condition)| {
-                    outcome == crate::compile::Outcome::Draw || !condition.ends_early()
+                    outcome == Outcome::Draw || !condition.ends_early()
                 }),
+            cutoff_margin,
+            cutoff_before_turns,
         }
     }
 
@@ -487,10 +508,21 @@ impl Searcher {
                 return entry.score;
             }
         }
+        let maximising = position.to_move() == self.me;
+        let stand = self.shallow_stand(position, depth, alpha, beta);
+        let cut = stand.and_then(|stand| self.cutoff(stand, depth, alpha, beta, maximising));
+        if let (Some(score), true) = (cut, self.cutoff_before_turns) {
+            return score;
+        }
         let list = match self.turns_at(position, ply) {
             Ok(list) => list,
             Err(score) => return score,
         };
+        // Where the game may end while turns remain, only a position with turns has not.
+        if let Some(score) = cut {
+            self.lists[ply] = list;
+            return score;
+        }
         let mut ranks = std::mem::take(&mut self.ranks[ply]);
         self.rank(
             position,
@@ -499,13 +531,26 @@ impl Searcher {
             ply,
             &mut ranks,
         );
-        let maximising = position.to_move() == self.me;
         let (start_alpha, start_beta) = (alpha, beta);
         let mut best_score = if maximising { -WIN } else { WIN };
         let mut best_turn = None;
         for index in 0..list.len() {
             let turn = &list[take_best(&mut ranks)];
+            // A quiet turn is futile where the static score falls so far short of the window
+            // that none is likely to reach it: the cutoff as the other side would read it.
+            let futile = index > 0
+                && depth <= FUTILITY_DEPTH
+                && self.cutoff_before_turns
+                && is_quiet(turn)
+                && stand.is_some_and(|stand| {
+                    (self.cutoff(stand, depth, alpha, beta, !maximising)).is_some()
+                });
             position.make(turn);
+            // A futile quiet turn is skipped unless it gives check.
+            if futile && !self.in_check(position) {
+                position.unmake();
+                continue;
+            }
             let score = self.child(position, depth, (alpha, beta), ply, maximising, index, turn);
             position.unmake();
             if self.stopped {
@@ -549,6 +594,44 @@ impl Searcher {
             self.table.put(position.hash(), entry);
         }
         best_score
+    }
+
+    /// The static score of a node near the horizon, off the principal line (a null window)
+    /// and not in check, where the file lets it be trusted that far (see [`cutoff_margin`]):
+    /// what [`Searcher::cutoff`] judges the node, and its quiet turns, by.
+    fn shallow_stand(
+        &mut self,
+        position: &Position<'_>,
+        depth: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        self.cutoff_margin?;
+        if depth > CUTOFF_DEPTH
+            || beta - alpha != 1
+            || alpha.abs() >= DECIDED
+            || self.in_check(position)
+        {
+            return None;
+        }
+        Some(self.static_score(position, false))
+    }
+
+    /// The node's score unsearched, where its static score `stand` stands beyond the window
+    /// by a margin that grows with the depth left: the turns are unlikely to bring it back.
+    fn cutoff(
+        &self,
+        stand: i32,
+        depth: usize,
+        alpha: i32,
+        beta: i32,
+        maximising: bool,
+    ) -> Option<i32> {
+        let margin = self.cutoff_margin? * depth as i32;
+        match maximising {
+            true => (stand - margin >= beta).then_some(stand - margin),
+            false => (stand + margin <= alpha).then_some(stand + margin),
+        }
     }
 
     /// The value of the position after the parent's `index`th turn: the first searched in
@@ -882,6 +965,28 @@ impl Drop for SetOnDrop<'_> {
 }
 
 /// An empty buffer for each ply a search may reach, captures beyond the horizon included.
+/// The margin, per ply of depth left, of [`Searcher::cutoff`]: twice the least piece's value.
+/// `None` where a static score may hide a forced turn or a won standstill: where captures are
+/// compulsory or a player without moves wins.
+fn cutoff_margin(rules: &crate::compile::Ruleset, values: &[i32]) -> Option<i32> {
+    let trusted = !rules.captures.compulsory
+        && (rules.endings.rules.iter()).all(|&(outcome, condition)| {
+            outcome != Outcome::Win
+                || !matches!(
+                    condition,
+                    EndCondition::NoMoves
+                        | EndCondition::NoMovesCounted { .. }
+                        | EndCondition::Stalemated
+                )
+        });
+    let royal = |kind: usize| rules.pieces.kinds[kind].royal;
+    let least = (0..values.len())
+        .filter(|&kind| !royal(kind) && values[kind] > 0)
+        .map(|kind| values[kind])
+        .min()?;
+    trusted.then_some(2 * least)
+}
+
 fn per_ply<T>() -> Vec<Vec<T>> {
     (0..=MAX_PLY + CAPTURE_PLIES + 1)
         .map(|_| Vec::new())
@@ -903,6 +1008,11 @@ fn take_best(ranks: &mut [i64]) -> usize {
 }
 
 /// Whether `turn` is one move alone, whose exchange the attack tables can read.
+/// A turn that neither captures nor promotes.
+fn is_quiet(turn: &Turn) -> bool {
+    !turn.captures && turn.main().kind != crate::engine::PartKind::Promote
+}
+
 fn is_one_move(turn: &Turn) -> bool {
     turn.len() == 1 && turn.main().kind == crate::engine::turn::PartKind::Move
 }
@@ -912,6 +1022,73 @@ mod tests {
     use super::*;
     use crate::compile::compiled;
     use crate::notation::{fen, moves};
+
+    /// Static cutoffs are made except where a static score may hide a forced turn or a won
+    /// standstill (compulsory captures, a win for a player without moves); before the
+    /// node's turns are generated, and with quiet turns skipped, only where nothing but the
+    /// turns (or a draw) ends the game: not where a royal piece taken, a player exposed or an
+    /// immobilized piece may end it while turns remain.
+    #[test]
+    fn static_cutoffs_are_for_files_whose_end_a_static_score_cannot_hide() {
+        let cutoffs = |text: &str| {
+            let searcher = Searcher::new(&compiled(text), 1);
+            (searcher.cutoff_margin, searcher.cutoff_before_turns)
+        };
+        let pawn = |text: &str| Evaluator::new(&compiled(text)).values[5];
+        let chess = include_str!("../../rules/chess.rules");
+        assert_eq!(cutoffs(chess), (Some(2 * pawn(chess)), true));
+        assert!(matches!(
+            cutoffs(include_str!("../../rules/crazyhouse.rules")),
+            (Some(_), true)
+        ));
+        for file in [
+            include_str!("../../rules/amphora.rules"),
+            include_str!("../../rules/yonin-bishogi.rules"),
+            include_str!("../../rules/yagbap.rules"),
+        ] {
+            assert!(matches!(cutoffs(file), (Some(_), false)));
+        }
+        for file in [
+            include_str!("../../rules/giveaway.rules"),
+            include_str!("../../rules/ghostarelay.rules"),
+        ] {
+            assert_eq!(cutoffs(file).0, None);
+        }
+    }
+
+    /// A node near the horizon, off the principal line and not in check, returns its static
+    /// score where it stands beyond the window by the depth's margin, for either side; and
+    /// skips quiet turns where it falls that far short.
+    #[test]
+    fn a_node_far_beyond_its_window_is_cut_off() {
+        let rules = compiled(include_str!("../../rules/chess.rules"));
+        let mut searcher = Searcher::new(&rules, 1);
+        let queen_up = "4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1";
+        let position = fen::read(&rules, queen_up).expect("a position");
+        searcher.me = 0;
+        let stand = searcher.shallow_stand(&position, 1, 0, 1).expect("a stand");
+        assert!(stand > 1000, "stood at {stand}");
+        let margin = searcher.cutoff_margin.expect("a margin");
+        assert_eq!(searcher.cutoff(stand, 1, 0, 1, true), Some(stand - margin));
+        assert_eq!(searcher.cutoff(stand, 2, stand - 1, stand, true), None);
+        assert_eq!(
+            searcher.cutoff(-stand, 1, 0, 1, false),
+            Some(-stand + margin)
+        );
+        // Read for the other side, the cutoff makes the maximiser's quiet turns futile where
+        // the score falls the margin short of alpha, and not a point less.
+        let short = |alpha: i32| searcher.cutoff(stand, 1, alpha, alpha + 1, false);
+        assert!(short(stand + margin).is_some());
+        assert!(short(stand + margin - 1).is_none());
+        // Not on the principal line, not deeper than the cutoff depth, not in check.
+        assert_eq!(searcher.shallow_stand(&position, 1, 0, 2), None);
+        assert_eq!(
+            searcher.shallow_stand(&position, CUTOFF_DEPTH + 1, 0, 1),
+            None
+        );
+        let checked = fen::read(&rules, "4k3/8/8/8/8/8/3Q4/4Kr2 w - - 0 1").expect("a position");
+        assert_eq!(searcher.shallow_stand(&checked, 1, 0, 1), None);
+    }
 
     /// Turns are taken highest rank first, the earlier of equal ranks first (the order a
     /// stable sort would give), each once.
