@@ -36,7 +36,7 @@ const DEFAULT_TABLE_BYTES: usize = 8 << 20;
 const MAX_CLOCK_INTERVAL: u64 = 256;
 
 /// The deepest remaining depth at which a node whose static score stands far enough beyond
-/// its window returns without searching (see [`Searcher::static_cutoff`]).
+/// its window returns without searching (see [`Searcher::cutoff`]).
 const CUTOFF_DEPTH: usize = 3;
 
 /// The deepest remaining depth at which quiet turns that give no check are skipped where the
@@ -114,7 +114,7 @@ pub struct Searcher {
     captures_alone: bool,
     /// How far beyond the window a node's static score must stand, per ply of depth left, for
     /// the node to return it unsearched; `None` where the static score cannot be trusted so
-    /// (see [`Searcher::static_cutoff`]).
+    /// (see [`Searcher::cutoff`]).
     cutoff_margin: Option<i32>,
     /// The static cutoff may come before the node's turns are generated, and quiet turns may
     /// be skipped: nothing but the turns (or a draw) ends the game, so neither hides an end.
@@ -240,8 +240,7 @@ impl Searcher {
             seed,
             root_seed: seed,
             repetition_draws: (rules.endings.rules.iter()).any(|&(outcome, condition)| {
-                outcome == Outcome::Draw
-                    && matches!(condition, crate::compile::EndCondition::Repeated(_))
+                outcome == Outcome::Draw && matches!(condition, EndCondition::Repeated(_))
             }),
             check_extends: rules.derived.royal,
             last_check_read: None,
@@ -964,7 +963,6 @@ impl Drop for SetOnDrop<'_> {
     }
 }
 
-/// An empty buffer for each ply a search may reach, captures beyond the horizon included.
 /// The margin, per ply of depth left, of [`Searcher::cutoff`]: twice the least piece's value.
 /// `None` where a static score may hide a forced turn or a won standstill: where captures are
 /// compulsory or a player without moves wins.
@@ -987,6 +985,7 @@ fn cutoff_margin(rules: &crate::compile::Ruleset, values: &[i32]) -> Option<i32>
     trusted.then_some(2 * least)
 }
 
+/// An empty buffer for each ply a search may reach, captures beyond the horizon included.
 fn per_ply<T>() -> Vec<Vec<T>> {
     (0..=MAX_PLY + CAPTURE_PLIES + 1)
         .map(|_| Vec::new())
@@ -1007,12 +1006,12 @@ fn take_best(ranks: &mut [i64]) -> usize {
     best
 }
 
-/// Whether `turn` is one move alone, whose exchange the attack tables can read.
 /// A turn that neither captures nor promotes.
 fn is_quiet(turn: &Turn) -> bool {
     !turn.captures && turn.main().kind != crate::engine::PartKind::Promote
 }
 
+/// Whether `turn` is one move alone, whose exchange the attack tables can read.
 fn is_one_move(turn: &Turn) -> bool {
     turn.len() == 1 && turn.main().kind == crate::engine::turn::PartKind::Move
 }
