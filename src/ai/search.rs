@@ -209,6 +209,8 @@ impl Searcher {
             && rules.captures.explosion.is_none()
             && rules.turns.triggers.is_empty();
         let cutoff_margin = cutoff_margin(rules, &evaluator.values);
+        // Nothing but the turns (or a draw) ends the game: no end hides behind a static score
+        // or an empty list of captures.
         let cutoff_before_turns = (rules.endings.rules.iter())
             .all(|&(outcome, condition)| outcome == Outcome::Draw || !condition.ends_early());
         Searcher {
@@ -244,11 +246,7 @@ impl Searcher {
             }),
             check_extends: rules.derived.royal,
             last_check_read: None,
-            captures_alone: rules.derived.royal
-                && rules.derived.countable
-                && (rules.endings.rules.iter()).all(|&(outcome, condition)| {
-                    outcome == Outcome::Draw || !condition.ends_early()
-                }),
+            captures_alone: rules.derived.royal && rules.derived.countable && cutoff_before_turns,
             cutoff_margin,
             cutoff_before_turns,
         }
