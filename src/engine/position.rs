@@ -421,6 +421,11 @@ impl<'r> Position<'r> {
         })
     }
 
+    /// Whether `player` has a piece of a kind in `kinds` (a bit per kind) on the board.
+    pub fn has_any_of(&self, player: usize, kinds: u64) -> bool {
+        at_width!(self.rules, B => self.kinds_set::<B>(player, kinds).any())
+    }
+
     /// The squares holding `code` (blocked squares for [`BLOCKED`]).
     #[inline]
     pub(super) fn code_set<B: Bitboard>(&self, code: Code) -> B {
