@@ -47,7 +47,7 @@ const FUTILITY_DEPTH: usize = 2;
 /// is too good for the opponent to allow (see [`Searcher::pass_refutes`]).
 const PASS_DEPTH: usize = 3;
 
-/// How many plies shallower than its turns a pass is searched, at the least: a fourth of the
+/// How many plies shallower than its turns a pass is searched, at the least: a third of the
 /// depth is added.
 const PASS_REDUCTION: usize = 3;
 
@@ -1041,12 +1041,15 @@ fn cutoff_margin(rules: &crate::compile::Ruleset, values: &[i32]) -> Option<i32>
                         | EndCondition::Stalemated
                 )
         });
-    let royal = |kind: usize| rules.pieces.kinds[kind].royal;
-    let least = (0..values.len())
-        .filter(|&kind| !royal(kind) && values[kind] > 0)
+    trusted.then_some(2 * least_value(rules, values)?)
+}
+
+/// The value of the least valuable kind that is not royal and is worth something.
+fn least_value(rules: &crate::compile::Ruleset, values: &[i32]) -> Option<i32> {
+    (0..values.len())
+        .filter(|&kind| !rules.pieces.kinds[kind].royal && values[kind] > 0)
         .map(|kind| values[kind])
-        .min()?;
-    trusted.then_some(2 * least)
+        .min()
 }
 
 /// The kinds of which the player to move needs a piece on the board to pass in the search:
@@ -1058,13 +1061,9 @@ fn kinds_a_pass_needs(rules: &crate::compile::Ruleset, values: &[i32]) -> Option
     if rules.players.count() != 2 || rules.derived.hands {
         return None;
     }
-    let royal = |kind: usize| rules.pieces.kinds[kind].royal;
-    let least = (0..values.len())
-        .filter(|&kind| !royal(kind) && values[kind] > 0)
-        .map(|kind| values[kind])
-        .min()?;
+    let least = least_value(rules, values)?;
     let kinds = (0..values.len())
-        .filter(|&kind| !royal(kind) && values[kind] > least)
+        .filter(|&kind| !rules.pieces.kinds[kind].royal && values[kind] > least)
         .fold(0u64, |kinds, kind| kinds | 1 << kind);
     (kinds != 0).then_some(kinds)
 }
