@@ -8,7 +8,7 @@ use super::eval::{self, Evaluator};
 use super::table::{Bound, Entry, Table, turn_key};
 use crate::compile::{EndCondition, Outcome};
 use crate::engine::outcome::Ending;
-use crate::engine::{ExchangeValues, Position, Turn};
+use crate::engine::{ExchangeValues, PartKind, Position, Turn};
 use crate::random::Random;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -627,14 +627,16 @@ impl Searcher {
         beta: i32,
     ) -> Option<i32> {
         self.cutoff_margin?;
-        if depth > CUTOFF_DEPTH
-            || beta - alpha != 1
-            || alpha.abs() >= DECIDED
-            || self.in_check(position)
-        {
+        if depth > CUTOFF_DEPTH || !self.may_prune(position, alpha, beta) {
             return None;
         }
         Some(self.static_score(position, false))
+    }
+
+    /// Whether a node may be pruned by its static score or a pass: off the principal line (a
+    /// null window), its window not near a decided score, and its player not in check.
+    fn may_prune(&mut self, position: &Position<'_>, alpha: i32, beta: i32) -> bool {
+        beta - alpha == 1 && alpha.abs() < DECIDED && !self.in_check(position)
     }
 
     /// The node's bound where the player to move, passing, still stands beyond the window
@@ -651,16 +653,14 @@ impl Searcher {
         stand: Option<i32>,
     ) -> Option<i32> {
         let kinds = self.pass_kinds?;
-        let maximising = position.to_move() == self.me;
         if depth < PASS_DEPTH
-            || beta - alpha != 1
-            || alpha.abs() >= DECIDED
             || self.passed_at.is_some_and(|at| at + 1 == ply)
             || !position.has_any_of(position.to_move(), kinds)
-            || self.in_check(position)
+            || !self.may_prune(position, alpha, beta)
         {
             return None;
         }
+        let maximising = position.to_move() == self.me;
         let stand = stand.unwrap_or_else(|| self.static_score(position, false));
         if (maximising && stand < beta) || (!maximising && stand > alpha) {
             return None;
@@ -1091,12 +1091,12 @@ fn take_best(ranks: &mut [i64]) -> usize {
 
 /// A turn that neither captures nor promotes.
 fn is_quiet(turn: &Turn) -> bool {
-    !turn.captures && turn.main().kind != crate::engine::PartKind::Promote
+    !turn.captures && turn.main().kind != PartKind::Promote
 }
 
 /// Whether `turn` is one move alone, whose exchange the attack tables can read.
 fn is_one_move(turn: &Turn) -> bool {
-    turn.len() == 1 && turn.main().kind == crate::engine::turn::PartKind::Move
+    turn.len() == 1 && turn.main().kind == PartKind::Move
 }
 
 #[cfg(test)]
