@@ -661,11 +661,23 @@ impl<'r> Position<'r> {
     /// `mover` directly beyond it.
     fn custodian_captures(&mut self, arrived: Sq, mover: usize) {
         let rules = self.rules;
+        if !at_width!(rules, B => self.enemy_beside::<B>(arrived, mover)) {
+            return;
+        }
         for &line in &rules.captures.custodian[mover] {
             if let Some(taken) = self.flanked(arrived, line, mover, NO_SQUARE) {
                 self.capture(taken, mover);
             }
         }
+    }
+
+    /// Whether an enemy piece of `mover` stands next to `arrived` along one of its custodian
+    /// lines: most arrivals flank none, and a look at the sets settles it.
+    #[inline]
+    fn enemy_beside<B: Bitboard>(&self, arrived: Sq, mover: usize) -> bool {
+        let enemies =
+            self.occupied::<B>() & !self.player_set::<B>(mover) & !self.code_set::<B>(BLOCKED);
+        (self.rules.bits.flanked_from::<B>(mover, arrived) & enemies).any()
     }
 
     /// The enemy piece next to `at` along `line` with a piece of `mover` beyond it, if any;
