@@ -125,8 +125,12 @@ pub struct Searcher {
     /// (see [`Searcher::cutoff`]).
     cutoff_margin: Option<i32>,
     /// The static cutoff may come before the node's turns are generated, and quiet turns may
-    /// be skipped: nothing but the turns (or a draw) ends the game, so neither hides an end.
+    /// be skipped: nothing but the turns (or a draw) ends the game, or what else may end it
+    /// is told without them (see [`Searcher::test_early_end`]), so neither hides an end.
     cutoff_before_turns: bool,
+    /// An end rule may end the game while turns remain, and reads no turns: a node cut off
+    /// or passed before its turns, or a quiet turn skipped, first asks whether it holds.
+    test_early_end: bool,
     /// Where the player to move may pass in the search to test its position (two players,
     /// the static cutoff before turns, no hands), the kinds of which the passer needs a piece
     /// on the board: those worth more than the least, so that a pass is unlikely to be better
@@ -226,8 +230,10 @@ impl Searcher {
         let cutoff_margin = cutoff_margin(rules, &evaluator.values);
         // Nothing but the turns (or a draw) ends the game: no end hides behind a static score
         // or an empty list of captures.
-        let cutoff_before_turns = (rules.endings.rules.iter())
+        let turns_end_alone = (rules.endings.rules.iter())
             .all(|&(outcome, condition)| outcome == Outcome::Draw || !condition.ends_early());
+        let test_early_end = !turns_end_alone && rules.derived.turn_blind_ends;
+        let cutoff_before_turns = turns_end_alone || test_early_end;
         let pass_kinds = (cutoff_margin.is_some() && cutoff_before_turns)
             .then(|| kinds_a_pass_needs(rules, &evaluator.values))
             .flatten();
@@ -264,11 +270,12 @@ impl Searcher {
             }),
             check_extends: rules.derived.royal,
             last_check_read: None,
-            captures_alone: rules.derived.royal && rules.derived.countable && cutoff_before_turns,
+            captures_alone: rules.derived.royal && rules.derived.countable && turns_end_alone,
             pass_kinds,
             passed_at: None,
             cutoff_margin,
             cutoff_before_turns,
+            test_early_end,
         }
     }
 
@@ -528,7 +535,9 @@ impl Searcher {
         let maximising = position.to_move() == self.me;
         let stand = self.shallow_stand(position, depth, alpha, beta);
         let cut = stand.and_then(|stand| self.cutoff(stand, depth, alpha, beta, maximising));
-        if let (Some(score), true) = (cut, self.cutoff_before_turns) {
+        if let (Some(score), true) = (cut, self.cutoff_before_turns)
+            && self.goes_on(position)
+        {
             return score;
         }
         if let Some(score) = self.pass_refutes(position, depth, (alpha, beta), ply, stand) {
@@ -566,8 +575,8 @@ impl Searcher {
                     (self.cutoff(stand, depth, alpha, beta, !maximising)).is_some()
                 });
             position.make(turn);
-            // A futile quiet turn is skipped unless it gives check.
-            if futile && !self.in_check(position) {
+            // A futile quiet turn is skipped unless it gives check or ends the game.
+            if futile && !self.in_check(position) && self.goes_on(position) {
                 position.unmake();
                 continue;
             }
@@ -633,6 +642,12 @@ impl Searcher {
         Some(self.static_score(position, false))
     }
 
+    /// Whether the game goes on at the node as far as can be told before its turns: no end
+    /// rule that may come while turns remain holds (asked only where the file has one).
+    fn goes_on(&mut self, position: &mut Position<'_>) -> bool {
+        !self.test_early_end || position.ends_before_turns() != Some(true)
+    }
+
     /// Whether a node may be pruned by its static score or a pass: off the principal line (a
     /// null window), its window not near a decided score, and its player not in check.
     fn may_prune(&mut self, position: &Position<'_>, alpha: i32, beta: i32) -> bool {
@@ -657,6 +672,7 @@ impl Searcher {
             || self.passed_at.is_some_and(|at| at + 1 == ply)
             || !position.has_any_of(position.to_move(), kinds)
             || !self.may_prune(position, alpha, beta)
+            || !self.goes_on(position)
         {
             return None;
         }
@@ -1107,29 +1123,38 @@ mod tests {
 
     /// Static cutoffs are made except where a static score may hide a forced turn or a won
     /// standstill (compulsory captures, a win for a player without moves); before the
-    /// node's turns are generated, and with quiet turns skipped, only where nothing but the
-    /// turns (or a draw) ends the game: not where a royal piece taken, a player exposed or an
-    /// immobilized piece may end it while turns remain.
+    /// node's turns are generated, and with quiet turns skipped, where nothing but the turns
+    /// (or a draw) ends the game, or where what else may end it while turns remain (a royal
+    /// piece taken, a counter reached) reads no turns and is asked first; not where an
+    /// immobilized piece may end it (Yagbap's Amazon): only the turns tell.
     #[test]
     fn static_cutoffs_are_for_files_whose_end_a_static_score_cannot_hide() {
         let cutoffs = |text: &str| {
             let searcher = Searcher::new(&compiled(text), 1);
-            (searcher.cutoff_margin, searcher.cutoff_before_turns)
+            (
+                searcher.cutoff_margin,
+                searcher.cutoff_before_turns,
+                searcher.test_early_end,
+            )
         };
         let pawn = |text: &str| Evaluator::new(&compiled(text)).values[5];
         let chess = include_str!("../../rules/chess.rules");
-        assert_eq!(cutoffs(chess), (Some(2 * pawn(chess)), true));
+        assert_eq!(cutoffs(chess), (Some(2 * pawn(chess)), true, false));
         assert!(matches!(
             cutoffs(include_str!("../../rules/crazyhouse.rules")),
-            (Some(_), true)
+            (Some(_), true, false)
         ));
         for file in [
             include_str!("../../rules/amphora.rules"),
             include_str!("../../rules/yonin-bishogi.rules"),
-            include_str!("../../rules/yagbap.rules"),
+            include_str!("../../variants/3check.rules"),
         ] {
-            assert!(matches!(cutoffs(file), (Some(_), false)));
+            assert!(matches!(cutoffs(file), (Some(_), true, true)));
         }
+        assert!(matches!(
+            cutoffs(include_str!("../../rules/yagbap.rules")),
+            (Some(_), false, false)
+        ));
         for file in [
             include_str!("../../rules/giveaway.rules"),
             include_str!("../../rules/ghostarelay.rules"),
@@ -1170,6 +1195,26 @@ mod tests {
         );
         let checked = fen::read(&rules, "4k3/8/8/8/8/8/3Q4/4Kr2 w - - 0 1").expect("a position");
         assert_eq!(searcher.shallow_stand(&checked, 1, 0, 1), None);
+    }
+
+    /// A node whose static score would cut it off, but whose player to move has already lost
+    /// by an end that needs no turns (a third check), scores the loss.
+    #[test]
+    fn a_game_ended_early_is_not_cut_off_by_its_static_score() {
+        let rules = compiled(include_str!("../../variants/3check.rules"));
+        let mut searcher = Searcher::new(&rules, 1);
+        searcher.me = 0;
+        let queen_up = |checks: &str| {
+            let text = format!("4k3/3q4/8/8/8/8/8/4K3 b - - 0 1 checks={checks}");
+            fen::read(&rules, &text).expect("a position")
+        };
+        let stand = searcher
+            .shallow_stand(&queen_up("0,2"), 1, 0, 1)
+            .expect("a stand");
+        let cut = searcher.cutoff(stand, 1, 0, 1, false).expect("a cutoff");
+        assert_eq!(searcher.value(&mut queen_up("0,2"), 1, 0, 1, 1), cut);
+        let won = searcher.value(&mut queen_up("0,3"), 1, 0, 1, 1);
+        assert!(won > DECIDED, "scored {won}");
     }
 
     /// A pass is tried in two-player files with no hands whose end no static score hides,

@@ -77,6 +77,10 @@ pub struct Derived {
     /// The end conditions that can end the game while the player to move still has turns:
     /// each turn starts by testing them.
     pub early_ends: Vec<EndCondition>,
+    /// None of [`Derived::early_ends`] reads the player's turns (an immobilized piece, a goal
+    /// judged by whether it can be followed): whether one holds is told without generating
+    /// them.
+    pub turn_blind_ends: bool,
     /// The legal turns of a position can be counted from target sets without building them:
     /// every turn is one move or one drop, legality is read from attack sets, and nothing
     /// beyond a piece's own targets (lent moves, triggers, custodian captures, castling
@@ -222,6 +226,7 @@ impl Derived {
                     .iter()
                     .any(|c| matches!(c, EndCondition::Reaches { .. })),
             countable,
+            turn_blind_ends,
             replies_countable: legality == Legality::Reply
                 && readable_removals
                 && pieces.step_reach.is_some()

@@ -94,6 +94,15 @@ impl<'r> Position<'r> {
         })
     }
 
+    /// Whether an end rule ends the game now though the player to move may have turns, told
+    /// without generating them; `None` where such a rule reads the turns.
+    pub fn ends_before_turns(&mut self) -> Option<bool> {
+        self.rules
+            .derived
+            .turn_blind_ends
+            .then(|| self.ends_early(&[]))
+    }
+
     /// Whether an end rule ends the game although the player to move has `turns` (not empty).
     pub(super) fn ends_early(&mut self, turns: &[Turn]) -> bool {
         let rules = self.rules;
