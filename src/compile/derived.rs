@@ -77,9 +77,9 @@ pub struct Derived {
     /// The end conditions that can end the game while the player to move still has turns:
     /// each turn starts by testing them.
     pub early_ends: Vec<EndCondition>,
-    /// None of [`Derived::early_ends`] reads the player's turns (an immobilized piece, a goal
-    /// judged by whether it can be followed): whether one holds is told without generating
-    /// them.
+    /// None of [`Derived::early_ends`] reads the player's turns: whether one holds is told
+    /// without generating them. An immobilized piece reads them, and a goal is taken to, as
+    /// one may be judged by whether its arrival can be followed.
     pub turn_blind_ends: bool,
     /// The legal turns of a position can be counted from target sets without building them:
     /// every turn is one move or one drop, legality is read from attack sets, and nothing
