@@ -438,6 +438,12 @@ impl<'r> Position<'r> {
         self.sets.get(PLAYER_ROWS + player)
     }
 
+    /// The squares of the pieces of `player`'s enemies (every other player's).
+    #[inline]
+    pub(super) fn enemy_set<B: Bitboard>(&self, player: usize) -> B {
+        self.occupied::<B>() & !self.player_set::<B>(player) & !self.code_set::<B>(BLOCKED)
+    }
+
     /// The squares holding a piece or blocked.
     #[inline]
     pub(super) fn occupied<B: Bitboard>(&self) -> B {
@@ -675,9 +681,7 @@ impl<'r> Position<'r> {
     /// lines: most arrivals flank none, and a look at the sets settles it.
     #[inline]
     fn enemy_beside<B: Bitboard>(&self, arrived: Sq, mover: usize) -> bool {
-        let enemies =
-            self.occupied::<B>() & !self.player_set::<B>(mover) & !self.code_set::<B>(BLOCKED);
-        (self.rules.bits.flanked_from::<B>(mover, arrived) & enemies).any()
+        (self.rules.bits.flanked_from::<B>(mover, arrived) & self.enemy_set::<B>(mover)).any()
     }
 
     /// The enemy piece next to `at` along `line` with a piece of `mover` beyond it, if any;

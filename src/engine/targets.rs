@@ -4,7 +4,7 @@
 
 use super::position::Position;
 use crate::bitboard::Bitboard;
-use crate::compile::{ANY_KIND, BLOCKED, Code, Gen, Hop, Mode, NO_SQUARE, Sq};
+use crate::compile::{ANY_KIND, Code, Gen, Hop, Mode, NO_SQUARE, Sq};
 
 /// The board as one player's moves see it.
 #[derive(Clone, Copy, Debug)]
@@ -26,7 +26,7 @@ impl Position<'_> {
         Sides {
             occupied,
             empty: self.rules.bits.board::<B>() & !occupied,
-            enemies: occupied & !self.player_set::<B>(player) & !self.code_set::<B>(BLOCKED),
+            enemies: self.enemy_set::<B>(player),
             player,
         }
     }
