@@ -12,7 +12,7 @@ use super::steps::Request;
 use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
-use crate::compile::turns::{Action, Plan, Step};
+use crate::compile::turns::{Action, DropZone, Plan, Step};
 use crate::compile::{Code, Gen, NO_SQUARE, Sq};
 
 /// What proves quiet turns legal where legality is judged by the replies, without reading
@@ -37,6 +37,10 @@ pub(super) struct QuietProof<B> {
     approach_kinds: u64,
     /// The squares of the mover's trigger zones: a move there may set one off.
     trigger_zones: B,
+    /// Where a check would let the next player place a piece first, when no such placement
+    /// can help them remove the royal piece where it stands: a move of the royal piece is
+    /// still judged against them.
+    placements: B,
 }
 
 /// What one turn may do, as removals read it (see [`Position::turn_shape`]).
@@ -236,8 +240,17 @@ impl<'r> Position<'r> {
             trigger_zones: (rules.turns.triggers.iter()).fold(B::NONE, |set, t| {
                 set | rules.zones.squares::<B>(t.zone, player)
             }),
+            placements: B::NONE,
         };
         if self.check_shapes_turn(opponent, plans) {
+            // A check matters only through the placement it allows: one that lands where no
+            // piece could help take the royal piece leaves every quiet move as it was.
+            if let Some(placements) = self.check_placements::<B>(opponent, plans)
+                && !self.placement_helps(placements, royal, opponent)
+            {
+                proof.placements = placements;
+                return Some(proof);
+            }
             let theirs = self.royal_set::<B>(opponent);
             if theirs.count() != 1
                 || self.removal_by_move(opponent, player, None) != Some(false)
@@ -302,6 +315,9 @@ impl<'r> Position<'r> {
         }
         if part.from != proof.royal {
             return Some(!proof.removable);
+        }
+        if self.placement_helps(proof.placements, part.to, self.next_player(player)) {
+            return None;
         }
         let mut remover = proof.remover;
         let moved = B::bit(part.from) | B::bit(part.to);
@@ -382,6 +398,51 @@ impl<'r> Position<'r> {
         (plans.iter().flat_map(|plan| &plan.steps)).any(|step| {
             step.condition.is_some_and(counts_checks) && !self.nothing_to_drop(step, by)
         })
+    }
+
+    /// The squares where being put in check lets `by` place a piece before the move of a
+    /// turn of `plans`, whatever stands on them; none where a check allows something else.
+    fn check_placements<B: Bitboard>(&self, by: usize, plans: &[Plan]) -> Option<B> {
+        let counters = &self.rules.turns.counters;
+        let shaped = (plans.iter().flat_map(|plan| &plan.steps)).filter(|step| {
+            step.condition
+                .is_some_and(|c| counters[c as usize].counts_checks)
+        });
+        let mut squares = B::NONE;
+        for step in shaped {
+            squares |= match step.action {
+                Action::Drop {
+                    zone: Some(DropZone::NextTo(kinds)),
+                    ..
+                } => (self.kinds_set::<B>(by, kinds).squares())
+                    .fold(B::NONE, |set, sq| set | self.rules.bits.neighbours::<B>(sq)),
+                Action::Drop {
+                    zone: Some(DropZone::Fixed(zone)),
+                    ..
+                } => self.rules.zones.squares::<B>(zone, by),
+                _ => return None,
+            };
+        }
+        Some(squares)
+    }
+
+    /// Whether a piece `by` places on one of `placements` could take part in removing the
+    /// royal piece on `royal` with the move that follows: by moving onto it or next to it,
+    /// by standing beside it as a partner of a custodian capture, or by entering a trigger's
+    /// zone (a placement itself sets none off). Read where every rule is a step.
+    fn placement_helps<B: Bitboard>(&self, placements: B, royal: Sq, by: usize) -> bool {
+        if placements.is_empty() {
+            return false;
+        }
+        let rules = self.rules;
+        let (triggers, players) = (rules.turns.triggers.len(), rules.players.count());
+        let near = rules.bits.next_to_reach::<B>(royal)
+            | rules.bits.neighbours::<B>(royal)
+            | match triggers {
+                0 => B::NONE,
+                _ => rules.bits.approach_any::<B>(triggers, players, by),
+            };
+        (placements & near).any()
     }
 
     /// What one turn of `by`'s `plans` may do, as removals read it: the kinds its one move may
