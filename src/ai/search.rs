@@ -128,8 +128,9 @@ pub struct Searcher {
     /// be skipped: nothing but the turns (or a draw) ends the game, or what else may end it
     /// is told without them (see [`Searcher::test_early_end`]), so neither hides an end.
     cutoff_before_turns: bool,
-    /// An end rule may end the game while turns remain, and reads no turns: a node cut off
-    /// or passed before its turns, or a quiet turn skipped, first asks whether it holds.
+    /// An end rule may end the game while turns remain, and can most of the time be told
+    /// without them: a node cut off or passed before its turns, or a quiet turn skipped,
+    /// first asks whether the game goes on, and is searched in full where that is not told.
     test_early_end: bool,
     /// Where the player to move may pass in the search to test its position (two players,
     /// the static cutoff before turns, no hands), the kinds of which the passer needs a piece
@@ -232,7 +233,7 @@ impl Searcher {
         // or an empty list of captures.
         let turns_end_alone = (rules.endings.rules.iter())
             .all(|&(outcome, condition)| outcome == Outcome::Draw || !condition.ends_early());
-        let test_early_end = !turns_end_alone && rules.derived.turn_blind_ends;
+        let test_early_end = !turns_end_alone && rules.derived.ends_told_before_turns;
         let cutoff_before_turns = turns_end_alone || test_early_end;
         let pass_kinds = (cutoff_margin.is_some() && cutoff_before_turns)
             .then(|| kinds_a_pass_needs(rules, &evaluator.values))
@@ -643,9 +644,10 @@ impl Searcher {
     }
 
     /// Whether the game goes on at the node as far as can be told before its turns: no end
-    /// rule that may come while turns remain holds (asked only where the file has one).
+    /// rule that may come while turns remain holds (asked only where the file has one), and
+    /// none needs the turns to tell.
     fn goes_on(&mut self, position: &mut Position<'_>) -> bool {
-        !self.test_early_end || position.ends_before_turns() != Some(true)
+        !self.test_early_end || position.ends_before_turns() == Some(false)
     }
 
     /// Whether a node may be pruned by its static score or a pass: off the principal line (a
@@ -1148,13 +1150,10 @@ mod tests {
             include_str!("../../rules/amphora.rules"),
             include_str!("../../rules/yonin-bishogi.rules"),
             include_str!("../../variants/3check.rules"),
+            include_str!("../../rules/yagbap.rules"),
         ] {
             assert!(matches!(cutoffs(file), (Some(_), true, true)));
         }
-        assert!(matches!(
-            cutoffs(include_str!("../../rules/yagbap.rules")),
-            (Some(_), false, false)
-        ));
         for file in [
             include_str!("../../rules/giveaway.rules"),
             include_str!("../../rules/ghostarelay.rules"),
@@ -1297,6 +1296,19 @@ mod tests {
         // For the opponent, far above the window is as hopeless.
         assert!(searcher.futile(&position, &alone, 1000, 0, -1));
         assert!(!searcher.futile(&position, &alone, 50, 0, -1));
+    }
+
+    /// Yagbap's Amazon that can move as the board stands is not immobilized, told before the
+    /// turns, so a node may be cut off unsearched; walled in, whether another turn frees it
+    /// takes the turns, and the node waits for them.
+    #[test]
+    fn an_amazon_free_to_move_is_told_before_the_turns() {
+        let rules = compiled(include_str!("../../rules/yagbap.rules"));
+        let ends = |text: &str| (fen::read(&rules, text).expect("a position")).ends_before_turns();
+        let free = "a9/10/10/10/10/10/10/10/10/A9[] w - - 0 43 phase=play turns=21,21";
+        assert_eq!(ends(free), Some(false));
+        let walled = "a9/10/10/10/10/10/10/1*8/***7/A*8[] w - - 0 43 phase=play turns=21,21";
+        assert_eq!(ends(walled), None);
     }
 
     /// At the horizon, a position whose player has no turn left (White's Amazon walled in) is

@@ -81,6 +81,9 @@ pub struct Derived {
     /// without generating them. An immobilized piece reads them, and a goal is taken to, as
     /// one may be judged by whether its arrival can be followed.
     pub turn_blind_ends: bool,
+    /// Whether the early ends can be told before the turns most of the time: none is a goal,
+    /// and an immobilized piece is told free as soon as it can move as the board stands.
+    pub ends_told_before_turns: bool,
     /// The legal turns of a position can be counted from target sets without building them:
     /// every turn is one move or one drop, legality is read from attack sets, and nothing
     /// beyond a piece's own targets (lent moves, triggers, custodian captures, castling
@@ -227,6 +230,9 @@ impl Derived {
                     .any(|c| matches!(c, EndCondition::Reaches { .. })),
             countable,
             turn_blind_ends,
+            ends_told_before_turns: !early_ends
+                .iter()
+                .any(|c| matches!(c, EndCondition::Reaches { .. })),
             replies_countable: legality == Legality::Reply
                 && readable_removals
                 && pieces.step_reach.is_some()

@@ -95,12 +95,26 @@ impl<'r> Position<'r> {
     }
 
     /// Whether an end rule ends the game now though the player to move may have turns, told
-    /// without generating them; `None` where such a rule reads the turns.
+    /// without generating them; `None` where that takes the turns: a goal, or a piece that
+    /// cannot move now, which another turn might free.
     pub fn ends_before_turns(&mut self) -> Option<bool> {
-        self.rules
-            .derived
-            .turn_blind_ends
-            .then(|| self.ends_early(&[]))
+        let rules = self.rules;
+        if rules.derived.turn_blind_ends {
+            return Some(self.ends_early(&[]));
+        }
+        if rules.derived.eliminates && self.players_in() <= 1 {
+            return Some(true);
+        }
+        let mut told = true;
+        for &condition in &rules.derived.early_ends {
+            match condition {
+                EndCondition::Reaches { .. } => told = false,
+                EndCondition::Immobilized(kinds) => told &= self.free_now(kinds),
+                _ if self.holds(condition, &[]) => return Some(true),
+                _ => {}
+            }
+        }
+        told.then_some(false)
     }
 
     /// Whether an end rule ends the game although the player to move has `turns` (not empty).
@@ -446,20 +460,30 @@ impl<'r> Position<'r> {
     /// and none of the player's `turns` would give one such a turn. Judged only in phases
     /// whose ordinary turn moves pieces.
     fn immobilized(&mut self, kinds: u64, turns: &[Turn]) -> bool {
-        let Some(phase) = self.current_phase().filter(|p| p.moves) else {
+        if self.free_now(kinds) {
+            return false;
+        }
+        let Some(phase) = self.current_phase() else {
             return false;
         };
         let player = self.to_move;
         let plans = phase.ordinary.as_slice();
-        if self.can_move(player, kinds, plans) {
-            return false;
-        }
         !turns.iter().any(|turn| {
             self.make(turn);
             let freed = self.can_move(player, kinds, plans);
             self.unmake();
             freed
         })
+    }
+
+    /// Whether a piece of `kinds` of the player to move has a complete turn as the board
+    /// stands, or the phase moves no piece: either way the piece is not immobilized, whatever
+    /// the player's other turns.
+    fn free_now(&mut self, kinds: u64) -> bool {
+        match self.current_phase().filter(|p| p.moves) {
+            Some(phase) => self.can_move(self.to_move, kinds, phase.ordinary.as_slice()),
+            None => true,
+        }
     }
 
     /// Whether a piece of `kinds` of `player` has a complete turn by `plans`.
