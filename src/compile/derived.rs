@@ -192,6 +192,7 @@ impl Derived {
             && (turns.triggers.iter())
                 .flat_map(|t| t.plans.iter().flat_map(|p| &p.steps))
                 .all(|step| matches!(step.action, Action::Remove { .. }));
+        let goal_ends = (early_ends.iter()).any(|c| matches!(c, EndCondition::Reaches { .. }));
         let turn_blind_ends = !early_ends.iter().any(|c| {
             matches!(
                 c,
@@ -225,14 +226,10 @@ impl Derived {
                 && !turns.forbids.any()
                 && pieces.standoffs.is_empty()
                 && turns.coinciding() == Coinciding::Never
-                && !early_ends
-                    .iter()
-                    .any(|c| matches!(c, EndCondition::Reaches { .. })),
+                && !goal_ends,
             countable,
             turn_blind_ends,
-            ends_told_before_turns: !early_ends
-                .iter()
-                .any(|c| matches!(c, EndCondition::Reaches { .. })),
+            ends_told_before_turns: !goal_ends,
             replies_countable: legality == Legality::Reply
                 && readable_removals
                 && pieces.step_reach.is_some()
