@@ -1127,8 +1127,7 @@ mod tests {
     /// standstill (compulsory captures, a win for a player without moves); before the
     /// node's turns are generated, and with quiet turns skipped, where nothing but the turns
     /// (or a draw) ends the game, or where what else may end it while turns remain (a royal
-    /// piece taken, a counter reached) reads no turns and is asked first; not where an
-    /// immobilized piece may end it (Yagbap's Amazon): only the turns tell.
+    /// piece taken, a counter reached, Yagbap's Amazon immobilized) is asked first.
     #[test]
     fn static_cutoffs_are_for_files_whose_end_a_static_score_cannot_hide() {
         let cutoffs = |text: &str| {

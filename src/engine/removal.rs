@@ -393,23 +393,24 @@ impl<'r> Position<'r> {
     /// depends on a counter that counts checks, and is not a placement of pieces they do not
     /// hold.
     pub(super) fn check_shapes_turn(&self, by: usize, plans: &[Plan]) -> bool {
+        self.check_conditioned_steps(plans)
+            .any(|step| !self.nothing_to_drop(step, by))
+    }
+
+    /// The steps of `plans` that depend on a counter that counts checks.
+    fn check_conditioned_steps<'p>(&self, plans: &'p [Plan]) -> impl Iterator<Item = &'p Step> {
         let counters = &self.rules.turns.counters;
-        let counts_checks = |c: u16| counters[c as usize].counts_checks;
-        (plans.iter().flat_map(|plan| &plan.steps)).any(|step| {
-            step.condition.is_some_and(counts_checks) && !self.nothing_to_drop(step, by)
+        (plans.iter().flat_map(|plan| &plan.steps)).filter(|step| {
+            step.condition
+                .is_some_and(|c| counters[c as usize].counts_checks)
         })
     }
 
     /// The squares where being put in check lets `by` place a piece before the move of a
     /// turn of `plans`, whatever stands on them; none where a check allows something else.
     fn check_placements<B: Bitboard>(&self, by: usize, plans: &[Plan]) -> Option<B> {
-        let counters = &self.rules.turns.counters;
-        let shaped = (plans.iter().flat_map(|plan| &plan.steps)).filter(|step| {
-            step.condition
-                .is_some_and(|c| counters[c as usize].counts_checks)
-        });
         let mut squares = B::NONE;
-        for step in shaped {
+        for step in self.check_conditioned_steps(plans) {
             squares |= match step.action {
                 Action::Drop {
                     zone: Some(DropZone::NextTo(kinds)),
@@ -428,8 +429,9 @@ impl<'r> Position<'r> {
 
     /// Whether a piece `by` places on one of `placements` could take part in removing the
     /// royal piece on `royal` with the move that follows: by moving onto it or next to it,
-    /// by standing beside it as a partner of a custodian capture, or by entering a trigger's
-    /// zone (a placement itself sets none off). Read where every rule is a step.
+    /// by standing beside it as a partner of a custodian capture (its neighbours are within
+    /// that reach too), or by entering a trigger's zone (a placement itself sets none off).
+    /// Read where every rule is a step.
     fn placement_helps<B: Bitboard>(&self, placements: B, royal: Sq, by: usize) -> bool {
         if placements.is_empty() {
             return false;
@@ -437,7 +439,6 @@ impl<'r> Position<'r> {
         let rules = self.rules;
         let (triggers, players) = (rules.turns.triggers.len(), rules.players.count());
         let near = rules.bits.next_to_reach::<B>(royal)
-            | rules.bits.neighbours::<B>(royal)
             | match triggers {
                 0 => B::NONE,
                 _ => rules.bits.approach_any::<B>(triggers, players, by),
