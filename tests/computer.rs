@@ -4,6 +4,7 @@
 mod common;
 
 use common::{SHIPPED, ruleset};
+use fairy::ai::eval::{Evaluator, Terms};
 use fairy::ai::search::Searcher;
 use fairy::engine::{Position, Turn};
 use fairy::notation::{fen, moves};
@@ -124,7 +125,7 @@ fn the_computer_keeps_its_time_when_one_position_is_slow() {
 #[test]
 fn piece_values_keep_the_classical_order() {
     let rules = ruleset("chess");
-    let values = fairy::ai::eval::Evaluator::new(&rules).values;
+    let values = Evaluator::new(&rules).values;
     let value = |name: &str| {
         let kind = rules.pieces.kinds.iter().position(|k| k.name == name);
         values[kind.expect("a kind of chess")]
@@ -144,7 +145,7 @@ fn piece_values_keep_the_classical_order() {
     );
     assert!(pawn * 3 < knight.min(bishop), "{values:?}");
     let crazyhouse = ruleset("crazyhouse");
-    let values = fairy::ai::eval::Evaluator::new(&crazyhouse).values;
+    let values = Evaluator::new(&crazyhouse).values;
     let kinds = &crazyhouse.pieces.kinds;
     for (a, b) in (0..kinds.len()).flat_map(|a| (0..kinds.len()).map(move |b| (a, b))) {
         if kinds[a].name == kinds[b].name {
@@ -159,7 +160,7 @@ fn piece_values_keep_the_classical_order() {
 #[test]
 fn moving_far_without_capturing_is_not_worth_a_queen() {
     let rules = ruleset("ghostarelay");
-    let values = fairy::ai::eval::Evaluator::new(&rules).values;
+    let values = Evaluator::new(&rules).values;
     let value = |name: &str| {
         let kind = rules.pieces.kinds.iter().position(|k| k.name == name);
         values[kind.expect("a kind of Ghostarelay")]
@@ -169,14 +170,14 @@ fn moving_far_without_capturing_is_not_worth_a_queen() {
     assert!(value("Warlord") > value("Queen"), "{values:?}");
 }
 
-/// The first player's terms of the evaluation in the position `text`.
-fn white_terms(
-    rules: &fairy::compile::Ruleset,
-    evaluator: &fairy::ai::eval::Evaluator,
-    text: &str,
-) -> fairy::ai::eval::Terms {
-    let position = fen::read(rules, text).expect("a valid position");
-    evaluator.terms(&position, &mut Vec::new())[0]
+/// The first player's `term` of `game`'s evaluation, for each position asked.
+fn white_term(game: &str, term: fn(&Terms) -> i32) -> impl Fn(&str) -> i32 {
+    let rules = ruleset(game);
+    let evaluator = Evaluator::new(&rules);
+    move |text| {
+        let position = fen::read(&rules, text).expect("a valid position");
+        term(&evaluator.terms(&position, &mut Vec::new())[0])
+    }
 }
 
 /// A piece that removes an enemy piece when it enters a zone (Amphora's telekinesis on the
@@ -184,9 +185,7 @@ fn white_terms(
 /// one five steps away, each with three moves.
 #[test]
 fn nearing_a_removing_zone_is_worth_something() {
-    let rules = ruleset("amphora");
-    let evaluator = fairy::ai::eval::Evaluator::new(&rules);
-    let placement = |text: &str| white_terms(&rules, &evaluator, text).placement;
+    let placement = white_term("amphora", |t| t.placement);
     let near = placement("2k2/1P1/5/7/7/5/3/2K2[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0");
     let far = placement("2k2/3/5/7/7/2P2/3/2K2[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0");
     assert!(near > far + 10, "near {near}, far {far}");
@@ -197,9 +196,7 @@ fn nearing_a_removing_zone_is_worth_something() {
 /// better than at home behind its Pawns, where a King with nothing to gain stays.
 #[test]
 fn a_king_nears_the_zone_where_it_removes_the_enemy_king() {
-    let rules = ruleset("amphora");
-    let evaluator = fairy::ai::eval::Evaluator::new(&rules);
-    let safety = |text: &str| white_terms(&rules, &evaluator, text).royal_safety;
+    let safety = white_term("amphora", |t| t.royal_safety);
     let home = safety("ppkpp/ppp/5/7/7/5/PPP/PPKPP[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0");
     let near = safety("ppkpp/pKp/5/7/7/5/PPP/PP1PP[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0");
     assert!(near > home + 20, "near {near}, home {home}");
@@ -209,15 +206,41 @@ fn a_king_nears_the_zone_where_it_removes_the_enemy_king() {
 /// the middle of the board; with the board bare but for Kings and a pawn, the centre is better.
 #[test]
 fn the_king_hides_in_the_middlegame_and_walks_in_the_ending() {
-    let rules = ruleset("chess");
-    let evaluator = fairy::ai::eval::Evaluator::new(&rules);
-    let safety = |text: &str| white_terms(&rules, &evaluator, text).royal_safety;
+    let safety = white_term("chess", |t| t.royal_safety);
     let castled = safety("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1RK1 w kq - 0 1");
     let walked = safety("rnbqkbnr/pppppppp/8/8/4K3/8/PPPPPPPP/RNBQ3R w kq - 0 1");
     assert!(castled > walked + 50, "castled {castled}, walked {walked}");
     let corner = safety("7k/8/8/8/8/8/P7/K7 w - - 0 1");
     let centre = safety("7k/8/8/8/3K4/8/P7/8 w - - 0 1");
     assert!(centre > corner, "centre {centre}, corner {corner}");
+}
+
+/// A Bishop shut in behind its own pawns is worth less than the same Bishop on the same square
+/// with the diagonal open, and each square it reaches beyond its kind's average counts; the
+/// King's reach is left to royal safety.
+#[test]
+fn a_piece_shut_in_counts_for_less_than_one_on_open_lines() {
+    let mobility = white_term("chess", |t| t.mobility);
+    let shut = mobility("4k3/8/8/8/8/3P1P2/4B3/4K3 w - - 0 1");
+    let open = mobility("4k3/8/8/8/8/2P3P1/4B3/4K3 w - - 0 1");
+    // Shut in, the Bishop reaches d1 and f1 only; open, it also reaches d3, f3 and the
+    // diagonals beyond them.
+    assert!(open > shut + 4 * 6, "open {open}, shut {shut}");
+    let king_alone = mobility("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(king_alone, 0);
+}
+
+/// Where moves capture other than by landing (Amphora's triggers) or having fewer pieces wins
+/// (giveaway), the squares a piece reaches do not measure its threats: mobility is not counted.
+#[test]
+fn mobility_counts_only_where_reach_is_threat() {
+    let amphora = white_term("amphora", |t| t.mobility);
+    assert_eq!(
+        amphora("2k2/3/5/7/7/2P2/3/2K2[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0"),
+        0
+    );
+    let giveaway = white_term("giveaway", |t| t.mobility);
+    assert_eq!(giveaway("4k3/8/8/8/8/8/4B3/4K3 w - - 0 1"), 0);
 }
 
 /// The exchange on a square counts every piece that can take there in turn, the pieces behind

@@ -61,7 +61,7 @@ enum Command {
     /// List every legal move of a position, one per line, sorted.
     Moves(PositionArgs),
     /// Show how the computer player values a position: the pieces' values, and each player's
-    /// worth term by term (material, placement, royal safety, hand, freedom).
+    /// worth term by term (material, placement, mobility, royal safety, hand, freedom).
     Eval(PositionArgs),
     /// Count the leaf nodes of the legal move tree to a depth.
     Perft {

@@ -5,6 +5,7 @@
 
 use super::position::Position;
 use super::turn::Turn;
+use crate::bitboard::Bitboard;
 use crate::compile::{BLOCKED, Code, EMPTY, Ruleset, Sq};
 use crate::random::Random;
 
@@ -29,6 +30,22 @@ impl Position<'_> {
             moves: out.len(),
             captures: out.iter().filter(|turn| turn.captures).count(),
         }
+    }
+
+    /// For each piece of the kinds in `kinds` (a bit per kind) on the board, the squares its
+    /// moves reach as the board stands: the empty ones and the enemy pieces, each once, legal
+    /// or not. Read from the target sets, without building a move.
+    pub fn for_each_reach_count(&self, kinds: u64, mut visit: impl FnMut(Sq, Code, u32)) {
+        at_width!(self.rules, B => {
+            for player in 0..self.rules.players.count() {
+                let sides = self.sides::<B>(player);
+                for sq in self.kinds_set::<B>(player, kinds).squares() {
+                    let code = self.board[sq as usize];
+                    let (empty, enemies) = self.piece_targets(sq, code, player, &sides);
+                    visit(sq, code, (empty | enemies).count());
+                }
+            }
+        })
     }
 
     /// How many of `squares` hold a piece of `player`.
