@@ -137,6 +137,7 @@ impl Evaluator {
         let kinds = rules.pieces.kinds.len();
         let royal: Vec<bool> = rules.pieces.kinds.iter().map(|k| k.royal).collect();
         let averages = average_reaches(rules);
+        let burdens = material_burdens(rules);
         let reaches = reaches_in_play(rules, &averages, &royal);
         let values: Vec<i32> = (0..kinds)
             .map(|kind| match royal[kind] {
@@ -180,8 +181,8 @@ impl Evaluator {
             codes,
             shield: shields(rules),
             start_material: start_material.iter().map(|&m| m.max(1)).collect(),
-            sign: if material_burdens(rules) { -1 } else { 1 },
-            mobility_counts: !material_burdens(rules) && !quiet_moves_take(rules),
+            sign: if burdens { -1 } else { 1 },
+            mobility_counts: !burdens && !quiet_moves_take(rules),
             guarded: guarded_kinds(rules),
             squares,
             players,
@@ -295,7 +296,9 @@ impl Evaluator {
 struct CodeWorth {
     owner: usize,
     value: i32,
-    /// The squares its kind reaches on average on a board in play, rounded.
+    /// Its kind's average number of moves on a board in play, rounded: the baseline its
+    /// reach is measured against (a move that may promote several ways counts once per way,
+    /// so a piece near its zone sits a little under it).
     average_reach: i32,
 }
 
