@@ -52,6 +52,9 @@ pub trait Bitboard:
     fn highest(self) -> u16;
     /// How many squares the set holds.
     fn count(self) -> u32;
+    /// The set with `offset` added to each square's number, squares past either end dropped.
+    /// `offset` is less than the width in bits either way: a step between two squares.
+    fn shifted(self, offset: i32) -> Self;
 
     #[inline]
     fn is_empty(self) -> bool {
@@ -130,6 +133,13 @@ macro_rules! integer_bitboard {
             fn count(self) -> u32 {
                 self.count_ones()
             }
+            #[inline]
+            fn shifted(self, offset: i32) -> Self {
+                match offset >= 0 {
+                    true => self << offset,
+                    false => self >> -offset,
+                }
+            }
             // Testing the one word that holds the square, and clearing the lowest bit by
             // arithmetic, spare a two-word integer a two-word shift.
             #[inline]
@@ -182,6 +192,16 @@ impl Bitboard for Wide {
     }
     fn count(self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    fn shifted(self, offset: i32) -> Self {
+        let mut out = Wide::NONE;
+        for sq in self.squares() {
+            let to = i32::from(sq) + offset;
+            if (0..(MAX_WORDS * 64) as i32).contains(&to) {
+                out |= Wide::bit(to as u16);
+            }
+        }
+        out
     }
 }
 
@@ -327,6 +347,21 @@ mod tests {
         assert_eq!(ends::<Wide>(&squares), narrow);
         assert_eq!(ends::<u128>(&[64, 127]), (64, 127, 2, vec![64, 127]));
         assert_eq!(ends::<Wide>(&[5, 300, 675]), (5, 675, 3, vec![5, 300, 675]));
+    }
+
+    fn shifted<B: Bitboard>(squares: &[u16], offset: i32) -> Vec<u16> {
+        let set = squares.iter().fold(B::NONE, |set, &sq| set | B::bit(sq));
+        set.shifted(offset).squares().collect()
+    }
+
+    #[test]
+    fn shifts_drop_the_squares_past_either_end() {
+        assert_eq!(shifted::<u64>(&[0, 9, 60], 8), vec![8, 17]);
+        assert_eq!(shifted::<u64>(&[0, 9, 60], -9), vec![0, 51]);
+        assert_eq!(shifted::<u128>(&[0, 60, 120], 11), vec![11, 71]);
+        assert_eq!(shifted::<u128>(&[5, 70], -11), vec![59]);
+        assert_eq!(shifted::<Wide>(&[5, 70, 700], -11), vec![59, 689]);
+        assert_eq!(shifted::<Wide>(&[5, 700], 4), vec![9]);
     }
 
     #[test]

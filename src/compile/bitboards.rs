@@ -136,13 +136,13 @@ fn reach_tables(geometry: &Geometry, step_reach: Option<u32>, stride: usize) -> 
     (within, next_to)
 }
 
-fn plain_step(rule: &Gen) -> bool {
+pub(super) fn plain_step(rule: &Gen) -> bool {
     rule.one_step() && rule.unconditional()
 }
 
 /// A one-step rule that passes squares, applying from everywhere or from a zone, every time,
 /// wherever it lands.
-fn lame_step(rule: &Gen) -> bool {
+pub(super) fn lame_step(rule: &Gen) -> bool {
     rule.range == 1
         && rule.hop == super::Hop::No
         && !rule.anywhere

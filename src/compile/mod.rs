@@ -15,6 +15,7 @@ mod moves;
 mod pieces;
 mod players;
 mod setup;
+mod shifts;
 mod slides;
 pub mod support;
 pub mod turns;
@@ -32,6 +33,7 @@ pub use moves::{ANY_KIND, Gen, Hop, Mode};
 pub use pieces::{Attacks, DropLimits, Kind, Lend, PieceTables, Promotion};
 pub use players::Players;
 pub use setup::Start;
+pub use shifts::{ShiftTables, ShiftedPiece, ShiftedStep};
 pub use support::Unsupported;
 pub use turns::TurnTables;
 pub use zones::ZoneSets;
@@ -67,6 +69,8 @@ pub struct Ruleset {
     pub zobrist: Zobrist,
     /// Bitboard tables of the lines, leaps and squares above.
     pub bits: BitTables,
+    /// The pieces that only step, as shifts of the set of them.
+    pub shifts: ShiftTables,
     /// What the engine derives once from the parts above.
     pub derived: Derived,
 }
@@ -97,6 +101,7 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
     bits.add_approaches(&geometry, &pieces, &players, &turns.triggers, &zones);
     bits.add_promotion_zones(&pieces, &zones);
     bits.add_flanks(&geometry, &captures.custodian, &captures.custodian_back);
+    let shifts = ShiftTables::new(&geometry, &pieces, players.count(), &zones);
     let derived = Derived::new(
         &players, &pieces, &captures, &castling, &turns, &endings, &start,
     );
@@ -119,6 +124,7 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
         start,
         zobrist,
         bits,
+        shifts,
         derived,
     })
 }

@@ -246,7 +246,12 @@ impl Position<'_> {
                 .fold(B::NONE, |set, (_, sq, ..)| set | B::bit(sq)),
         };
         let free_castlers = self.rules.derived.free_castlers;
-        for from in self.kinds_set::<B>(player, kinds).squares() {
+        // Shifting a set of more than two words costs more than it saves.
+        let together = match B::WORDS <= 2 && receivers.is_empty() && free_castlers == 0 {
+            true => self.count_shifted(player, kinds, sides, guard, tally),
+            false => B::NONE,
+        };
+        for from in (self.kinds_set::<B>(player, kinds) & !together).squares() {
             let code = self.board[from as usize];
             let counted = match receivers.has(from) {
                 true => None,
@@ -271,6 +276,55 @@ impl Position<'_> {
                 position.castling_turns(player, kinds, &Turn::EMPTY, out)
             });
         }
+    }
+
+    /// Adds to `tally` the legal moves of `player`'s pieces of the kinds in `kinds` that are
+    /// counted together, by shifting the set of them by each step (see [`crate::compile::ShiftTables`]):
+    /// those that stand where no step promotes, and are pinned by nothing. Returns their
+    /// squares.
+    fn count_shifted<B: Bitboard>(
+        &self,
+        player: usize,
+        kinds: u64,
+        sides: &Sides<B>,
+        guard: &Guard<B>,
+        tally: &mut Tally,
+    ) -> B {
+        let rules = self.rules;
+        let shifts = &rules.shifts;
+        let unpinned = match &guard.pins {
+            _ if rules.derived.legality == Legality::Free => !B::NONE,
+            Some(pins) => !pins.pinned(),
+            None => return B::NONE,
+        };
+        let mut together = B::NONE;
+        for &code in shifts.codes(player) {
+            let (Some(piece), kind) = (shifts.piece(code), rules.pieces.split(code).0) else {
+                continue;
+            };
+            let pieces = self.code_set::<B>(code) & shifts.settled::<B>(piece) & unpinned;
+            if kinds & (1 << kind) == 0 || pieces.is_empty() {
+                continue;
+            }
+            together |= pieces;
+            for step in &piece.steps {
+                let mut from = pieces & shifts.sources::<B>(step);
+                if let Some(zone) = step.from_zone {
+                    from &= rules.zones.squares::<B>(zone, player);
+                }
+                for &passed in &step.passed {
+                    from &= sides.empty.shifted(-passed);
+                }
+                let to = from.shifted(step.offset);
+                if step.mode.moves() {
+                    tally.quiet += u64::from((to & sides.empty).count());
+                }
+                if step.mode.captures() {
+                    tally.captures += u64::from((to & sides.enemies).count());
+                }
+            }
+        }
+        together
     }
 
     /// The legal castlings without rights of the piece `code` of `player` on `from`.

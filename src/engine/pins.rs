@@ -30,6 +30,12 @@ impl<B: Bitboard> Pins<B> {
             .fold(!B::NONE, |allowed, &(_, line)| allowed & line)
     }
 
+    /// The squares of the pinned pieces.
+    #[inline]
+    pub fn pinned(&self) -> B {
+        self.pinned
+    }
+
     #[inline]
     pub fn allows(&self, from: Sq, to: Sq) -> bool {
         self.allowed(from).has(to)

@@ -1,0 +1,253 @@
+//! Pieces that only step, counted together. Where every rule of a piece is a single step (a
+//! Pawn, a Knight, a shogi general) and each step joins squares whose numbers differ by the
+//! same offset wherever it lands (a rectangular board), the targets of all the pieces of one
+//! code are the set of them shifted by each step's offset. Counting them then costs a few
+//! operations per step, not a table lookup per piece.
+
+use super::bitboards::{lame_step, plain_step};
+use super::geometry::{Geometry, NO_SQUARE, Sq};
+use super::moves::{Gen, Mode};
+use super::pieces::PieceTables;
+use super::zones::ZoneSets;
+use crate::bitboard::{Bitboard, Masks, words_for};
+
+/// The most steps of a piece counted by shifts. A shift reads all the pieces of a code at
+/// once and a lookup one piece, so a piece of many steps, of which a side has few (a Knight's
+/// eight steps, two Knights), is counted faster one by one (measured on chess and shogi).
+const MAX_STEPS: usize = 4;
+
+/// The shifted steps of every piece code that has them.
+#[derive(Clone, Debug, Default)]
+pub struct ShiftTables {
+    /// Per piece code: its steps as shifts, if every rule of it is a step that shifts.
+    pieces: Vec<Option<ShiftedPiece>>,
+    /// Per player: the codes of theirs that have shifted steps.
+    by_player: Vec<Vec<u8>>,
+    /// The rows the steps and pieces point to.
+    rows: Masks,
+}
+
+/// A piece code whose rules are all steps that shift.
+#[derive(Clone, Debug)]
+pub struct ShiftedPiece {
+    pub steps: Vec<ShiftedStep>,
+    /// Row of the squares from which no step starts or ends in a promotion zone of the code:
+    /// there every move is one turn, with no promotion to choose.
+    settled: usize,
+}
+
+/// One step rule as a shift of the set of pieces.
+#[derive(Clone, Debug)]
+pub struct ShiftedStep {
+    /// What the step adds to a square's number.
+    pub offset: i32,
+    /// Row of the squares from which the step lands on the board.
+    sources: usize,
+    /// What the step adds to a square's number for each square it passes, which must be empty.
+    pub passed: Vec<i32>,
+    pub from_zone: Option<u16>,
+    pub mode: Mode,
+}
+
+impl ShiftTables {
+    pub fn new(
+        geometry: &Geometry,
+        pieces: &PieceTables,
+        players: usize,
+        zones: &ZoneSets,
+    ) -> ShiftTables {
+        let mut tables = ShiftTables {
+            pieces: Vec::new(),
+            by_player: vec![Vec::new(); players],
+            rows: Masks::new(words_for(geometry.squares()), 0),
+        };
+        for code in 0..pieces.programs.len() {
+            let shifted = tables.shift_piece(geometry, pieces, zones, code as u8);
+            if shifted.is_some() {
+                tables.by_player[pieces.split(code as u8).1].push(code as u8);
+            }
+            tables.pieces.push(shifted);
+        }
+        tables
+    }
+
+    /// The codes of `player`'s pieces that have shifted steps.
+    #[inline]
+    pub fn codes(&self, player: usize) -> &[u8] {
+        &self.by_player[player]
+    }
+
+    /// The shifted steps of the piece `code`, if it has them.
+    #[inline]
+    pub fn piece(&self, code: u8) -> Option<&ShiftedPiece> {
+        self.pieces[code as usize].as_ref()
+    }
+
+    /// The squares from which the piece's moves are counted together.
+    #[inline]
+    pub fn settled<B: Bitboard>(&self, piece: &ShiftedPiece) -> B {
+        self.rows.get(piece.settled)
+    }
+
+    /// The squares from which `step` lands on the board.
+    #[inline]
+    pub fn sources<B: Bitboard>(&self, step: &ShiftedStep) -> B {
+        self.rows.get(step.sources)
+    }
+
+    /// The piece `code` as shifted steps, if every rule of it is a step that shifts and it is
+    /// neither royal, nor may become or stop being so, nor promotes by the position.
+    fn shift_piece(
+        &mut self,
+        geometry: &Geometry,
+        pieces: &PieceTables,
+        zones: &ZoneSets,
+        code: u8,
+    ) -> Option<ShiftedPiece> {
+        let program = &pieces.programs[code as usize];
+        let (kind_index, player) = pieces.split(code);
+        let kind = pieces.kinds.get(kind_index)?;
+        let plain = !program.is_empty()
+            && !pieces.overlapping[code as usize]
+            && !kind.royal
+            && !kind.promotes_by_position
+            && !pieces.changes_royalty(kind_index);
+        if !plain || program.len() > MAX_STEPS {
+            return None;
+        }
+        let shifts: Vec<(i32, Vec<i32>)> = (program.iter())
+            .map(|rule| step_shifts(geometry, rule))
+            .collect::<Option<_>>()?;
+        let in_zone = |sq: Sq| (kind.promotions.iter()).any(|p| zones.contains(p.zone, player, sq));
+        let every = || 0..geometry.squares() as Sq;
+        let applies =
+            |rule: &Gen, from: Sq| (rule.from_zone).is_none_or(|z| zones.contains(z, player, from));
+        let settled = every().filter(|&from| {
+            !in_zone(from)
+                && (program.iter().filter(|rule| applies(rule, from)))
+                    .map(|rule| geometry.step(rule.vector, from))
+                    .all(|to| to == NO_SQUARE || !in_zone(to))
+        });
+        let settled = self.rows.push(settled);
+        let steps = (program.iter().zip(shifts))
+            .map(|(rule, (offset, passed))| ShiftedStep {
+                offset,
+                sources: self
+                    .rows
+                    .push(every().filter(|&from| lands(geometry, rule, from))),
+                passed,
+                from_zone: rule.from_zone,
+                mode: rule.mode,
+            })
+            .collect();
+        Some(ShiftedPiece { steps, settled })
+    }
+}
+
+/// The offsets of `rule`'s landing square and of the squares it passes, if it is a step that
+/// the step masks or the lame-step table read (see [`plain_step`] and [`lame_step`]) and its
+/// offsets are the same from every square it lands from.
+fn step_shifts(geometry: &Geometry, rule: &Gen) -> Option<(i32, Vec<i32>)> {
+    if !plain_step(rule) && !lame_step(rule) {
+        return None;
+    }
+    let offset = same_offset(geometry, rule.vector)?;
+    let passed = (rule.path.iter())
+        .map(|&v| same_offset(geometry, v))
+        .collect::<Option<_>>()?;
+    Some((offset, passed))
+}
+
+/// What stepping by vector `v` adds to a square's number, if it adds the same wherever it
+/// lands on the board.
+fn same_offset(geometry: &Geometry, v: u16) -> Option<i32> {
+    let mut offsets = (0..geometry.squares() as Sq)
+        .map(|from| (from, geometry.step(v, from)))
+        .filter(|&(_, to)| to != NO_SQUARE)
+        .map(|(from, to)| i32::from(to) - i32::from(from));
+    let first = offsets.next()?;
+    offsets.all(|offset| offset == first).then_some(first)
+}
+
+/// Whether `rule` lands on the board from `from`, passing only squares on it.
+fn lands(geometry: &Geometry, rule: &Gen, from: Sq) -> bool {
+    std::iter::once(&rule.vector)
+        .chain(&rule.path)
+        .all(|&v| geometry.step(v, from) != NO_SQUARE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::{Ruleset, compiled};
+
+    fn code(rules: &Ruleset, name: &str, player: usize) -> u8 {
+        let kind = (rules.pieces.kinds.iter()).position(|k| k.name == name);
+        rules
+            .pieces
+            .code(kind.expect("a kind of that name"), player)
+    }
+
+    fn squares(rules: &Ruleset, set: u64) -> Vec<String> {
+        set.squares().map(|sq| rules.geometry.name(sq)).collect()
+    }
+
+    /// Chess's Pawns shift, settled below the ranks from which they promote; its Knights
+    /// have too many steps, its King is royal, its Rooks ride.
+    #[test]
+    fn only_plain_steppers_shift_and_settle_out_of_promotion() {
+        let rules = compiled(include_str!("../../rules/chess.rules"));
+        let shifts = &rules.shifts;
+        let pawn = shifts
+            .piece(code(&rules, "Pawn", 0))
+            .expect("the Pawn shifts");
+        let offsets: Vec<i32> = pawn.steps.iter().map(|s| s.offset).collect();
+        assert_eq!(offsets.len(), 4);
+        for offset in [8, 16, 7, 9] {
+            assert!(offsets.contains(&offset), "{offset} in {offsets:?}");
+        }
+        let double = pawn.steps.iter().find(|s| s.offset == 16).unwrap();
+        assert_eq!(double.passed, vec![8]);
+        let settled: u64 = shifts.settled(pawn);
+        let named = squares(&rules, settled);
+        assert!(named.contains(&"e2".to_string()) && named.contains(&"a6".to_string()));
+        assert!(
+            !named
+                .iter()
+                .any(|sq| sq.ends_with('7') || sq.ends_with('8'))
+        );
+        let black = shifts
+            .piece(code(&rules, "Pawn", 1))
+            .expect("Black's Pawn shifts");
+        assert!(black.steps.iter().any(|s| s.offset == -8));
+        for kind in ["Knight", "King", "Rook", "Queen"] {
+            assert!(shifts.piece(code(&rules, kind, 0)).is_none(), "{kind}");
+        }
+        assert_eq!(shifts.codes(0), [code(&rules, "Pawn", 0)]);
+    }
+
+    /// The steps from the edge of the board land nowhere: a capture to the left is not made
+    /// from the a-file.
+    #[test]
+    fn a_step_has_sources_only_where_it_lands() {
+        let rules = compiled(include_str!("../../rules/chess.rules"));
+        let pawn = rules.shifts.piece(code(&rules, "Pawn", 0)).unwrap();
+        let left = pawn.steps.iter().find(|s| s.offset == 7).unwrap();
+        let sources: u64 = rules.shifts.sources(left);
+        let named = squares(&rules, sources);
+        assert!(named.contains(&"b2".to_string()));
+        assert!(
+            !named
+                .iter()
+                .any(|sq| sq.starts_with('a') || sq.ends_with('8'))
+        );
+    }
+
+    /// On Amphora's vase the ranks differ in length, so a step forward adds a different
+    /// number from square to square: nothing shifts.
+    #[test]
+    fn a_board_of_uneven_ranks_shifts_nothing() {
+        let rules = compiled(include_str!("../../rules/amphora.rules"));
+        assert!((0..rules.players.count()).all(|p| rules.shifts.codes(p).is_empty()));
+    }
+}
