@@ -136,7 +136,7 @@ fn reach_tables(geometry: &Geometry, step_reach: Option<u32>, stride: usize) -> 
     (within, next_to)
 }
 
-pub(super) fn plain_step(rule: &Gen) -> bool {
+fn plain_step(rule: &Gen) -> bool {
     rule.one_step() && rule.unconditional()
 }
 

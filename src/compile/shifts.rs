@@ -4,9 +4,9 @@
 //! code are the set of them shifted by each step's offset. Counting them then costs a few
 //! operations per step, not a table lookup per piece.
 
-use super::bitboards::{lame_step, plain_step};
+use super::bitboards::lame_step;
 use super::geometry::{Geometry, NO_SQUARE, Sq};
-use super::moves::{Gen, Mode};
+use super::moves::{ANY_KIND, Gen, Mode};
 use super::pieces::PieceTables;
 use super::zones::ZoneSets;
 use crate::bitboard::{Bitboard, Masks, words_for};
@@ -41,11 +41,11 @@ pub struct ShiftedPiece {
 pub struct ShiftedStep {
     /// What the step adds to a square's number.
     pub offset: i32,
-    /// Row of the squares from which the step lands on the board.
+    /// Row of the squares from which the step applies (in its zone, if it has one) and lands
+    /// on the board.
     sources: usize,
     /// What the step adds to a square's number for each square it passes, which must be empty.
     pub passed: Vec<i32>,
-    pub from_zone: Option<u16>,
     pub mode: Mode,
 }
 
@@ -108,11 +108,10 @@ impl ShiftTables {
         let (kind_index, player) = pieces.split(code);
         let kind = pieces.kinds.get(kind_index)?;
         let plain = !program.is_empty()
-            && !pieces.overlapping[code as usize]
             && !kind.royal
             && !kind.promotes_by_position
             && !pieces.changes_royalty(kind_index);
-        if !plain || program.len() > MAX_STEPS {
+        if !plain {
             return None;
         }
         let shifts: Vec<(i32, Vec<i32>)> = (program.iter())
@@ -129,26 +128,79 @@ impl ShiftTables {
                     .all(|to| to == NO_SQUARE || !in_zone(to))
         });
         let settled = self.rows.push(settled);
-        let steps = (program.iter().zip(shifts))
-            .map(|(rule, (offset, passed))| ShiftedStep {
+        // Steps alike but from different zones (Horde's double steps from the first rank and
+        // from the second) are one shift from the squares of either.
+        let mut alike: Vec<Alike> = Vec::new();
+        for (rule, (offset, passed)) in program.iter().zip(shifts) {
+            let step = Alike {
                 offset,
-                sources: self
-                    .rows
-                    .push(every().filter(|&from| lands(geometry, rule, from))),
                 passed,
-                from_zone: rule.from_zone,
                 mode: rule.mode,
+                from: (every())
+                    .map(|sq| lands(geometry, rule, sq) && applies(rule, sq))
+                    .collect(),
+            };
+            if alike.iter().any(|a| a.meets(&step)) {
+                return None;
+            }
+            match alike.iter_mut().find(|a| a.same_step(&step)) {
+                Some(same) => same
+                    .from
+                    .iter_mut()
+                    .zip(&step.from)
+                    .for_each(|(a, b)| *a |= b),
+                None => alike.push(step),
+            }
+        }
+        if alike.len() > MAX_STEPS {
+            return None;
+        }
+        let steps = (alike.into_iter())
+            .map(|step| ShiftedStep {
+                offset: step.offset,
+                sources: self.rows.push(every().filter(|&sq| step.from[sq as usize])),
+                passed: step.passed,
+                mode: step.mode,
             })
             .collect();
         Some(ShiftedPiece { steps, settled })
     }
 }
 
-/// The offsets of `rule`'s landing square and of the squares it passes, if it is a step that
-/// the step masks or the lame-step table read (see [`plain_step`] and [`lame_step`]) and its
-/// offsets are the same from every square it lands from.
+/// A step rule as a shift while a piece's rules are gathered, with the squares it applies from.
+struct Alike {
+    offset: i32,
+    passed: Vec<i32>,
+    mode: Mode,
+    from: Vec<bool>,
+}
+
+impl Alike {
+    fn same_step(&self, other: &Alike) -> bool {
+        (self.offset, &self.passed, self.mode) == (other.offset, &other.passed, other.mode)
+    }
+
+    /// Whether both make the same move from some square: it would be counted twice, so the
+    /// piece is counted one by one, where its moves are built and told apart.
+    fn meets(&self, other: &Alike) -> bool {
+        let (a, b) = (self.mode, other.mode);
+        let modes = (a.moves() && b.moves()) || (a.captures() && b.captures());
+        let shared = (self.from.iter().zip(&other.from)).any(|(x, y)| *x && *y);
+        self.offset == other.offset && modes && shared
+    }
+}
+
+/// The offsets of `rule`'s landing square and of the squares it passes, if it is a single
+/// step from anywhere or from a zone, every time, onto any square (a plain step, perhaps from
+/// a zone, or a [`lame_step`]) and its offsets are the same from every square it lands from.
 fn step_shifts(geometry: &Geometry, rule: &Gen) -> Option<(i32, Vec<i32>)> {
-    if !plain_step(rule) && !lame_step(rule) {
+    // A plain step from a zone (a Soldier's sideways step across the river) shifts too.
+    let zoned_step = rule.one_step()
+        && !rule.first
+        && rule.to_zone.is_none()
+        && !rule.limits_targets()
+        && rule.over == ANY_KIND;
+    if !zoned_step && !lame_step(rule) {
         return None;
     }
     let offset = same_offset(geometry, rule.vector)?;
@@ -241,6 +293,48 @@ mod tests {
                 .iter()
                 .any(|sq| sq.starts_with('a') || sq.ends_with('8'))
         );
+    }
+
+    /// Horde's double steps, from the first rank and from the second, are one shift from
+    /// either rank; a Soldier's sideways step shifts from across the river only.
+    #[test]
+    fn steps_from_zones_shift_from_their_zones() {
+        let rules = compiled(include_str!("../../variants/horde.rules"));
+        let pawn = rules
+            .shifts
+            .piece(code(&rules, "Pawn", 0))
+            .expect("the Pawn shifts");
+        assert_eq!(pawn.steps.len(), 4);
+        let double = pawn.steps.iter().find(|s| s.offset == 16).unwrap();
+        let sources: u64 = rules.shifts.sources(double);
+        let ranks: Vec<String> = squares(&rules, sources);
+        assert_eq!(ranks.len(), 16);
+        assert!(
+            ranks
+                .iter()
+                .all(|sq| sq.ends_with('1') || sq.ends_with('2'))
+        );
+        let rules = compiled(include_str!("../../rules/xiangqi.rules"));
+        let soldier = rules
+            .shifts
+            .piece(code(&rules, "Soldier", 0))
+            .expect("it shifts");
+        let sideways = soldier.steps.iter().find(|s| s.offset == 1).unwrap();
+        let sources: u128 = rules.shifts.sources(sideways);
+        let named = sources.squares().map(|sq| rules.geometry.name(sq));
+        assert!(named.clone().all(|sq| sq[1..].parse::<u32>().unwrap() >= 6));
+        assert_eq!(named.count(), 5 * 8);
+    }
+
+    /// Two rules that make the same move from a square would count it twice.
+    #[test]
+    fn rules_that_make_the_same_move_do_not_shift() {
+        let text = include_str!("../../rules/chess.rules").replace(
+            "move step forward",
+            "move step forward\n  move step forward from rank 3",
+        );
+        let rules = compiled(&text);
+        assert!(rules.shifts.piece(code(&rules, "Pawn", 0)).is_none());
     }
 
     /// On Amphora's vase the ranks differ in length, so a step forward adds a different

@@ -279,9 +279,9 @@ impl Position<'_> {
     }
 
     /// Adds to `tally` the legal moves of `player`'s pieces of the kinds in `kinds` that are
-    /// counted together, by shifting the set of them by each step (see [`crate::compile::ShiftTables`]):
-    /// those that stand where no step promotes, and are pinned by nothing. Returns their
-    /// squares.
+    /// counted together, by shifting the set of them by each step (see
+    /// [`crate::compile::ShiftTables`]): those that stand where no step promotes, and are
+    /// pinned by nothing (or whose player has no royal piece). Returns their squares.
     fn count_shifted<B: Bitboard>(
         &self,
         player: usize,
@@ -295,6 +295,8 @@ impl Position<'_> {
         let unpinned = match &guard.pins {
             _ if rules.derived.legality == Legality::Free => !B::NONE,
             Some(pins) => !pins.pinned(),
+            // A player without a royal piece (Horde's White) has none to expose.
+            None if guard.royals.is_empty() => !B::NONE,
             None => return B::NONE,
         };
         let mut together = B::NONE;
@@ -309,9 +311,6 @@ impl Position<'_> {
             together |= pieces;
             for step in &piece.steps {
                 let mut from = pieces & shifts.sources::<B>(step);
-                if let Some(zone) = step.from_zone {
-                    from &= rules.zones.squares::<B>(zone, player);
-                }
                 for &passed in &step.passed {
                     from &= sides.empty.shifted(-passed);
                 }
