@@ -1,5 +1,5 @@
 //! Pieces that only step, counted together. Where every rule of a piece is a single step (a
-//! Pawn, a Knight, a shogi general) and each step joins squares whose numbers differ by the
+//! Pawn, a shogi Knight) and each step joins squares whose numbers differ by the
 //! same offset wherever it lands (a rectangular board), the targets of all the pieces of one
 //! code are the set of them shifted by each step's offset. Counting them then costs a few
 //! operations per step, not a table lookup per piece.
@@ -121,13 +121,6 @@ impl ShiftTables {
         let every = || 0..geometry.squares() as Sq;
         let applies =
             |rule: &Gen, from: Sq| (rule.from_zone).is_none_or(|z| zones.contains(z, player, from));
-        let settled = every().filter(|&from| {
-            !in_zone(from)
-                && (program.iter().filter(|rule| applies(rule, from)))
-                    .map(|rule| geometry.step(rule.vector, from))
-                    .all(|to| to == NO_SQUARE || !in_zone(to))
-        });
-        let settled = self.rows.push(settled);
         // Steps alike but from different zones (Horde's double steps from the first rank and
         // from the second) are one shift from the squares of either.
         let mut alike: Vec<Alike> = Vec::new();
@@ -155,6 +148,13 @@ impl ShiftTables {
         if alike.len() > MAX_STEPS {
             return None;
         }
+        let settled = every().filter(|&from| {
+            !in_zone(from)
+                && (program.iter().filter(|rule| applies(rule, from)))
+                    .map(|rule| geometry.step(rule.vector, from))
+                    .all(|to| to == NO_SQUARE || !in_zone(to))
+        });
+        let settled = self.rows.push(settled);
         let steps = (alike.into_iter())
             .map(|step| ShiftedStep {
                 offset: step.offset,
