@@ -33,7 +33,7 @@ pub use moves::{ANY_KIND, Gen, Hop, Mode};
 pub use pieces::{Attacks, DropLimits, Kind, Lend, PieceTables, Promotion};
 pub use players::Players;
 pub use setup::Start;
-pub use shifts::{ShiftTables, ShiftedPiece, ShiftedStep};
+pub use shifts::ShiftTables;
 pub use support::Unsupported;
 pub use turns::TurnTables;
 pub use zones::ZoneSets;

@@ -19,10 +19,8 @@ const MAX_STEPS: usize = 4;
 /// The shifted steps of every piece code that has them.
 #[derive(Clone, Debug, Default)]
 pub struct ShiftTables {
-    /// Per piece code: its steps as shifts, if every rule of it is a step that shifts.
-    pieces: Vec<Option<ShiftedPiece>>,
-    /// Per player: the codes of theirs that have shifted steps.
-    by_player: Vec<Vec<u8>>,
+    /// Per player: their piece codes whose rules are all steps that shift.
+    by_player: Vec<Vec<ShiftedPiece>>,
     /// The rows the steps and pieces point to.
     rows: Masks,
 }
@@ -30,6 +28,9 @@ pub struct ShiftTables {
 /// A piece code whose rules are all steps that shift.
 #[derive(Clone, Debug)]
 pub struct ShiftedPiece {
+    pub code: u8,
+    /// The bit of the code's kind, as a turn's kinds are given.
+    pub kind_bit: u64,
     pub steps: Vec<ShiftedStep>,
     /// Row of the squares from which no step starts or ends in a promotion zone of the code:
     /// there every move is one turn, with no promotion to choose.
@@ -57,30 +58,26 @@ impl ShiftTables {
         zones: &ZoneSets,
     ) -> ShiftTables {
         let mut tables = ShiftTables {
-            pieces: Vec::new(),
             by_player: vec![Vec::new(); players],
             rows: Masks::new(words_for(geometry.squares()), 0),
         };
-        for code in 0..pieces.programs.len() {
-            let shifted = tables.shift_piece(geometry, pieces, zones, code as u8);
-            if shifted.is_some() {
-                tables.by_player[pieces.split(code as u8).1].push(code as u8);
+        for code in 0..pieces.programs.len() as u8 {
+            if let Some(shifted) = tables.shift_piece(geometry, pieces, zones, code) {
+                tables.by_player[pieces.split(code).1].push(shifted);
             }
-            tables.pieces.push(shifted);
         }
         tables
     }
 
-    /// The codes of `player`'s pieces that have shifted steps.
+    /// `player`'s pieces that have shifted steps.
     #[inline]
-    pub fn codes(&self, player: usize) -> &[u8] {
+    pub fn of(&self, player: usize) -> &[ShiftedPiece] {
         &self.by_player[player]
     }
 
     /// The shifted steps of the piece `code`, if it has them.
-    #[inline]
     pub fn piece(&self, code: u8) -> Option<&ShiftedPiece> {
-        self.pieces[code as usize].as_ref()
+        self.by_player.iter().flatten().find(|p| p.code == code)
     }
 
     /// The squares from which the piece's moves are counted together.
@@ -163,7 +160,12 @@ impl ShiftTables {
                 mode: step.mode,
             })
             .collect();
-        Some(ShiftedPiece { steps, settled })
+        Some(ShiftedPiece {
+            code,
+            kind_bit: 1 << kind_index,
+            steps,
+            settled,
+        })
     }
 }
 
@@ -194,7 +196,7 @@ impl Alike {
 /// step from anywhere or from a zone, every time, onto any square (a plain step, perhaps from
 /// a zone, or a [`lame_step`]) and its offsets are the same from every square it lands from.
 fn step_shifts(geometry: &Geometry, rule: &Gen) -> Option<(i32, Vec<i32>)> {
-    // A plain step from a zone (a Soldier's sideways step across the river) shifts too.
+    // A plain step from a zone shifts too, from the zone's squares alone.
     let zoned_step = rule.one_step()
         && !rule.first
         && rule.to_zone.is_none()
@@ -275,7 +277,8 @@ mod tests {
         for kind in ["Knight", "King", "Rook", "Queen"] {
             assert!(shifts.piece(code(&rules, kind, 0)).is_none(), "{kind}");
         }
-        assert_eq!(shifts.codes(0), [code(&rules, "Pawn", 0)]);
+        let codes: Vec<u8> = shifts.of(0).iter().map(|p| p.code).collect();
+        assert_eq!(codes, [code(&rules, "Pawn", 0)]);
     }
 
     /// The steps from the edge of the board land nowhere: a capture to the left is not made
@@ -342,6 +345,6 @@ mod tests {
     #[test]
     fn a_board_of_uneven_ranks_shifts_nothing() {
         let rules = compiled(include_str!("../../rules/amphora.rules"));
-        assert!((0..rules.players.count()).all(|p| rules.shifts.codes(p).is_empty()));
+        assert!((0..rules.players.count()).all(|p| rules.shifts.of(p).is_empty()));
     }
 }

@@ -300,12 +300,9 @@ impl Position<'_> {
             None => return B::NONE,
         };
         let mut together = B::NONE;
-        for &code in shifts.codes(player) {
-            let (Some(piece), kind) = (shifts.piece(code), rules.pieces.split(code).0) else {
-                continue;
-            };
-            let pieces = self.code_set::<B>(code) & shifts.settled::<B>(piece) & unpinned;
-            if kinds & (1 << kind) == 0 || pieces.is_empty() {
+        for piece in shifts.of(player).iter().filter(|p| kinds & p.kind_bit != 0) {
+            let pieces = self.code_set::<B>(piece.code) & shifts.settled::<B>(piece) & unpinned;
+            if pieces.is_empty() {
                 continue;
             }
             together |= pieces;
