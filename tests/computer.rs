@@ -120,7 +120,8 @@ fn the_computer_keeps_its_time_when_one_position_is_slow() {
 
 /// The values the evaluation derives for chess's pieces keep their classical order: a Queen
 /// is worth more than a Rook and a minor piece, a Rook more than either minor piece, the two
-/// minor pieces within a quarter of each other, a Pawn least. A kind written twice (a
+/// minor pieces within a quarter of each other, a Pawn least, yet more than a quarter of a
+/// minor piece (what it may become counts, not only what it reaches). A kind written twice (a
 /// crazyhouse promoted piece) gets its twin's value.
 #[test]
 fn piece_values_keep_the_classical_order() {
@@ -144,6 +145,7 @@ fn piece_values_keep_the_classical_order() {
         "{values:?}"
     );
     assert!(pawn * 3 < knight.min(bishop), "{values:?}");
+    assert!(pawn * 4 > knight.min(bishop), "{values:?}");
     let crazyhouse = ruleset("crazyhouse");
     let values = Evaluator::new(&crazyhouse).values;
     let kinds = &crazyhouse.pieces.kinds;

@@ -51,6 +51,16 @@ const PASS_DEPTH: usize = 3;
 /// depth is added.
 const PASS_REDUCTION: usize = 3;
 
+/// The least remaining depth at which a node the table knows no best turn of is searched a
+/// ply shallower.
+const UNKNOWN_REDUCTION_DEPTH: usize = 4;
+
+/// How far a turn's history may rise above or fall below nothing.
+const HISTORY_LIMIT: i32 = 1 << 14;
+
+/// How many quiet turns searched in vain at a node the history remembers, at most.
+const FAILED_QUIETS: usize = 32;
+
 /// The rank of a turn already searched, below every other: ranks are never negative.
 const TAKEN: i64 = -1;
 
@@ -76,9 +86,11 @@ pub struct Searcher {
     first_depth: usize,
     /// Per ply, the two latest quiet turns that cut the search off there.
     killers: Vec<[Option<Turn>; 2]>,
-    /// How often a quiet turn from one square to another cut the search off, weighted by
-    /// depth; indexed by [`Searcher::history_slot`].
-    history: Vec<u32>,
+    /// How well a quiet turn from one square to another has done: raised where it cut the
+    /// search off, lowered where another quiet turn did after it was searched, weighted by
+    /// depth and kept within [`HISTORY_LIMIT`] either way; indexed by
+    /// [`Searcher::history_slot`].
+    history: Vec<i32>,
     squares: usize,
     lists: Vec<Vec<Turn>>,
     /// Per ply, the ranks of its list's turns (see [`Searcher::rank`]).
@@ -533,6 +545,12 @@ impl Searcher {
                 return entry.score;
             }
         }
+        // A node of which the table knows no best turn is searched a ply shallower: its turns
+        // come in a poorer order, and the next iteration comes back to it knowing one.
+        let depth = match stored.is_none_or(|entry| entry.best == 0) {
+            true if depth >= UNKNOWN_REDUCTION_DEPTH => depth - 1,
+            _ => depth,
+        };
         let maximising = position.to_move() == self.me;
         let stand = self.shallow_stand(position, depth, alpha, beta);
         let cut = stand.and_then(|stand| self.cutoff(stand, depth, alpha, beta, maximising));
@@ -564,8 +582,13 @@ impl Searcher {
         let (start_alpha, start_beta) = (alpha, beta);
         let mut best_score = if maximising { -WIN } else { WIN };
         let mut best_turn = None;
+        // The quiet turns searched without a cutoff, by their place in the list: the history
+        // lowers them where a later quiet turn cuts the node off.
+        let mut failed_quiets = [0; FAILED_QUIETS];
+        let mut failed = 0;
         for index in 0..list.len() {
-            let turn = &list[take_best(&mut ranks)];
+            let at = take_best(&mut ranks);
+            let turn = &list[at];
             // A quiet turn is futile where the static score falls so far short of the window
             // that none is likely to reach it: the cutoff as the other side would read it.
             let futile = index > 0
@@ -601,8 +624,13 @@ impl Searcher {
                 beta = beta.min(score);
             }
             if alpha >= beta {
-                self.remember_cut(turn, ply, depth);
+                let failed = failed_quiets[..failed].iter().map(|&at| &list[at]);
+                self.remember_cut(turn, ply, depth, failed);
                 break;
+            }
+            if is_quiet(turn) && failed < FAILED_QUIETS {
+                failed_quiets[failed] = at;
+                failed += 1;
             }
         }
         self.lists[ply] = list;
@@ -737,14 +765,14 @@ impl Searcher {
             return self.value(position, full, alpha, beta, ply + 1);
         }
         // Late quiet turns, ordered after the captures and the killers, seldom matter: the
-        // later and the deeper, the shallower they are searched.
-        let late = index >= 3 && depth >= 3 && !turn.captures && !checks;
+        // later and the deeper, the shallower they are searched, a ply less so on the
+        // principal line. A reduced search keeps at least a ply of its own.
+        let late = index >= 3 && depth >= 3 && is_quiet(turn) && !checks;
         let reduction = match late {
-            true => 1 + usize::from(index >= 8 && depth >= 5),
+            true => late_reduction(depth, index).saturating_sub(usize::from(beta - alpha > 1)),
             false => 0,
         };
-        // Late is at least three plies deep, so that a reduced search keeps a ply of its own.
-        let reduced = full - reduction;
+        let reduced = full - reduction.min(full - 1);
         let (low, high) = match maximising {
             true => (alpha, alpha + 1),
             false => (beta - 1, beta),
@@ -957,15 +985,22 @@ impl Searcher {
             }
             match killers.iter().position(|k| *k == Some(*turn)) {
                 Some(rank) => (2 << 32) - rank as i64,
-                None => i64::from(self.history[self.history_slot(turn)]),
+                None => i64::from(HISTORY_LIMIT + self.history[self.history_slot(turn)]),
             }
         };
         ranks.clear();
         ranks.extend(list.iter().map(gain));
     }
 
-    /// Remembers a quiet turn that cut the search off at `ply`, `depth` plies from the horizon.
-    fn remember_cut(&mut self, turn: &Turn, ply: usize, depth: usize) {
+    /// Remembers a quiet turn that cut the search off at `ply`, `depth` plies from the
+    /// horizon, after the quiet turns `failed` were searched there in vain.
+    fn remember_cut<'t>(
+        &mut self,
+        turn: &Turn,
+        ply: usize,
+        depth: usize,
+        failed: impl Iterator<Item = &'t Turn>,
+    ) {
         if turn.captures {
             return;
         }
@@ -974,8 +1009,19 @@ impl Searcher {
             killers[1] = killers[0];
             killers[0] = Some(*turn);
         }
+        let bonus = (depth * depth).min(HISTORY_LIMIT as usize / 32) as i32;
+        self.add_history(turn, bonus);
+        for other in failed {
+            self.add_history(other, -bonus);
+        }
+    }
+
+    /// Moves a turn's history by `change`, the less the nearer it already is to the limit
+    /// that way, so that it stays within it and recent results count more than old ones.
+    fn add_history(&mut self, turn: &Turn, change: i32) {
         let slot = self.history_slot(turn);
-        self.history[slot] = self.history[slot].saturating_add((depth * depth) as u32);
+        let history = &mut self.history[slot];
+        *history += change - *history * change.abs() / HISTORY_LIMIT;
     }
 
     /// A turn's place in the history table: its main part's squares, where a missing square
@@ -1105,6 +1151,14 @@ fn take_best(ranks: &mut [i64]) -> usize {
     }
     ranks[best] = TAKEN;
     best
+}
+
+/// How many plies shallower than the others the `index`th turn of a node `depth` plies from
+/// the horizon is searched, where it is late and quiet: growing with the logarithms of both,
+/// as a turn ranked late at a deep node is the least likely to matter.
+fn late_reduction(depth: usize, index: usize) -> usize {
+    let (depth, index) = (depth as f64, index as f64);
+    (0.5 + depth.ln() * index.ln() / 2.0) as usize
 }
 
 /// A turn that neither captures nor promotes.
@@ -1281,6 +1335,43 @@ mod tests {
 
     /// Beyond the horizon, the Queen does not take a Pawn that a Pawn guards, but takes one
     /// left alone; and a capture of a Pawn far below the window is not searched.
+    #[test]
+    fn quiet_turns_are_ranked_by_how_they_did_and_recent_results_weigh_more() {
+        let rules = compiled(include_str!("../../rules/chess.rules"));
+        let mut position = Position::start(&rules);
+        let mut searcher = Searcher::new(&rules, 1);
+        let mut turn = |text: &str| moves::read(&mut position, text).expect("a legal move");
+        let (cut, tried, untried) = (turn("g1f3"), turn("a2a3"), turn("h2h3"));
+        searcher.remember_cut(&cut, 10, 6, [tried].iter());
+        let mut ranks = Vec::new();
+        searcher.rank(&position, &[cut, tried, untried], None, 1, &mut ranks);
+        let [cut_rank, tried_rank, untried_rank] = ranks[..] else {
+            unreachable!("three turns, three ranks")
+        };
+        assert!(tried_rank < untried_rank && untried_rank < cut_rank);
+        assert!(tried_rank >= 0, "a rank is never negative: {tried_rank}");
+        // However often a turn cuts off, its history stays within its bound; near the bound,
+        // failures bring it down faster than successes raised it.
+        for _ in 0..10_000 {
+            searcher.remember_cut(&cut, 10, 6, std::iter::empty());
+        }
+        let high = searcher.history[searcher.history_slot(&cut)];
+        assert!(0 < high && high <= HISTORY_LIMIT, "{high}");
+        for _ in 0..100 {
+            searcher.remember_cut(&tried, 10, 6, [cut].iter());
+        }
+        let low = searcher.history[searcher.history_slot(&cut)];
+        assert!(high - low > 100 * 6 * 6, "{high} to {low}");
+    }
+
+    #[test]
+    fn late_quiet_turns_are_reduced_more_the_later_and_the_deeper() {
+        assert_eq!(late_reduction(3, 3), 1);
+        assert_eq!(late_reduction(8, 30), 4);
+        assert!(late_reduction(6, 10) <= late_reduction(6, 20));
+        assert!(late_reduction(4, 10) <= late_reduction(8, 10));
+    }
+
     #[test]
     fn captures_that_lose_or_cannot_matter_are_not_searched() {
         let rules = compiled(include_str!("../../rules/chess.rules"));
