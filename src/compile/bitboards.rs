@@ -94,6 +94,18 @@ pub struct SortedProgram {
     pub merged_tag: Option<u16>,
 }
 
+impl SortedProgram {
+    /// The code's block of step masks where every rule of it is a plain one-step rule: its
+    /// targets are then read with one lookup.
+    pub fn only_steps(&self) -> Option<usize> {
+        let alone = self.slide_sets.is_empty()
+            && self.rides.is_empty()
+            && self.lame_steps.is_empty()
+            && self.others.is_empty();
+        self.steps.filter(|_| alone)
+    }
+}
+
 /// A one-step rule that passes squares, perhaps only from a zone: its target and the squares it
 /// passes are looked up, so that counting tests one set against the board.
 #[derive(Clone, Copy, Debug)]

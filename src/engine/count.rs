@@ -86,7 +86,8 @@ impl Position<'_> {
     /// the turns built: every turn one move (no placement possible before it), and the quiet
     /// moves proven by [`Position::quiet_proof`] without building them. The other moves are
     /// built (with the removals the triggers they set off make) and judged as generation
-    /// would.
+    /// would. Never inlined: its frame would weigh on every count by the other ways.
+    #[inline(never)]
     fn count_surviving<B: Bitboard>(&mut self) -> Option<u64> {
         let player = self.to_move;
         let plans = self.plans_of(player)?;
@@ -121,37 +122,54 @@ impl Position<'_> {
         // The moves not counted as they are found, finished and judged together at the end.
         let mut built = self.scratch.pop().unwrap_or_default();
         built.clear();
-        for from in self.kinds_set::<B>(player, kinds).squares() {
-            let code = self.board[from as usize];
+        let moved_kinds = (0..rules.pieces.kinds.len()).filter(|kind| kinds & (1 << kind) != 0);
+        // Piece by piece, one kind after another: what is alike for a kind is found once.
+        for kind in moved_kinds {
+            let code = rules.pieces.code(kind, player);
+            let pieces = self.code_set::<B>(code);
             if rules.pieces.overlapping[code as usize] {
-                self.piece_turns_in(from, code, player, &Turn::EMPTY, &sides, &mut built);
+                for from in pieces.squares() {
+                    self.piece_turns_in(from, code, player, &Turn::EMPTY, &sides, &mut built);
+                }
                 continue;
             }
-            let (empty, enemies) = self.piece_targets(from, code, player, &sides);
-            let mut one_by_one = empty | enemies;
-            if !limited {
-                let (quiet, legal) = self.quiet_targets(&proof, from, code, empty & !flanking);
-                count += legal as u64 * quiet.count() as u64;
-                one_by_one &= !quiet;
-            }
-            for to in one_by_one.squares() {
-                let part = Part {
-                    kind: PartKind::Move,
-                    piece: code,
-                    from,
-                    to,
+            let judged = match limited {
+                true => B::NONE,
+                false => proof.quiet_landings(kind) & !flanking,
+            };
+            let only_steps = rules.bits.sorted[code as usize].only_steps();
+            for from in pieces.squares() {
+                let (empty, enemies) = match only_steps {
+                    Some(block) => self.step_targets(block, from, &sides),
+                    None => self.piece_targets(from, code, player, &sides),
                 };
-                let turn = || Turn::EMPTY.with(part);
-                if limited && !self.within_limits(&turn(), player) {
-                    continue;
+                let mut one_by_one = empty | enemies;
+                if proof.judges_from(from) {
+                    let quiet = empty & judged;
+                    if proof.quiet_moves_legal() {
+                        count += u64::from(quiet.count());
+                    }
+                    one_by_one &= !quiet;
                 }
-                let quiet = !sides.enemies.has(to) && !self.flanks_from(to, from, &sides);
-                match quiet
-                    .then(|| self.quiet_move(&proof, &part, player))
-                    .flatten()
-                {
-                    Some(legal) => count += legal as u64,
-                    None => built.push(turn()),
+                for to in one_by_one.squares() {
+                    let part = Part {
+                        kind: PartKind::Move,
+                        piece: code,
+                        from,
+                        to,
+                    };
+                    let turn = || Turn::EMPTY.with(part);
+                    if limited && !self.within_limits(&turn(), player) {
+                        continue;
+                    }
+                    let quiet = !sides.enemies.has(to) && !self.flanks_from(to, from, &sides);
+                    match quiet
+                        .then(|| self.quiet_move(&proof, &part, player))
+                        .flatten()
+                    {
+                        Some(legal) => count += legal as u64,
+                        None => built.push(turn()),
+                    }
                 }
             }
         }

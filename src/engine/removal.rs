@@ -43,6 +43,29 @@ pub(super) struct QuietProof<B> {
     placements: B,
 }
 
+impl<B: Bitboard> QuietProof<B> {
+    /// Whether the proof judges the quiet moves of the piece on `from` all at once: not the
+    /// royal piece's, not those of a piece on a square the proof does not cover.
+    pub(super) fn judges_from(&self, from: Sq) -> bool {
+        from != self.royal && !self.touchy.has(from)
+    }
+
+    /// The squares on which the proof judges a quiet move of a piece of `kind`: not those it
+    /// does not cover, nor those where the move may set off a trigger.
+    pub(super) fn quiet_landings(&self, kind: usize) -> B {
+        let approach = match self.approach_kinds & (1 << kind) {
+            0 => B::NONE,
+            _ => self.approach,
+        };
+        !(self.touchy | approach | self.trigger_zones)
+    }
+
+    /// Whether the quiet moves the proof judges all at once are legal.
+    pub(super) fn quiet_moves_legal(&self) -> bool {
+        !self.removable
+    }
+}
+
 /// What one turn may do, as removals read it (see [`Position::turn_shape`]).
 #[derive(Clone, Copy)]
 pub(super) struct TurnShape<'r> {
@@ -242,39 +265,36 @@ impl<'r> Position<'r> {
             }),
             placements: B::NONE,
         };
-        if self.check_shapes_turn(opponent, plans) {
-            // A check matters only through the placement it allows: one that lands where no
-            // piece could help take the royal piece leaves every quiet move as it was.
-            if let Some(placements) = self.check_placements::<B>(opponent, plans)
-                && !self.placement_helps(placements, royal, opponent)
+        // A check matters only through the placement it allows: one that lands where no
+        // piece could help take the royal piece leaves every quiet move as it was.
+        if let Some(placements) = self.check_placements::<B>(opponent, plans)
+            && !self.placement_helps(placements, royal, opponent)
+        {
+            proof.placements = placements;
+            return Some(proof);
+        }
+        let theirs = self.royal_set::<B>(opponent);
+        if theirs.count() != 1
+            || self.removal_by_move(opponent, player, None) != Some(false)
+            || self.triggers_near::<B>(player, opponent)
+        {
+            return None;
+        }
+        // One step further than a rule reaches: a piece arriving there may move next to
+        // their royal piece, beside a partner of a custodian capture.
+        proof.touchy |= self.next_to_reach::<B>(theirs.lowest());
+        let present = self.kinds_on_board::<B>(opponent);
+        for (index, trigger) in rules.turns.triggers.iter().enumerate() {
+            // Only a piece on the board makes a quiet move towards the zone.
+            if self.kinds_set::<B>(player, trigger.pieces).any()
+                && trigger
+                    .enemy_removal()
+                    .is_some_and(|g| self.group_may_hold_royal::<B>(g, present, opponent, player))
             {
-                proof.placements = placements;
-                return Some(proof);
-            }
-            let theirs = self.royal_set::<B>(opponent);
-            if theirs.count() != 1
-                || self.removal_by_move(opponent, player, None) != Some(false)
-                || self.triggers_near::<B>(player, opponent)
-            {
-                return None;
-            }
-            // One step further than a rule reaches: a piece arriving there may move next to
-            // their royal piece, beside a partner of a custodian capture.
-            proof.touchy |= self.next_to_reach::<B>(theirs.lowest());
-            let present = self.kinds_on_board::<B>(opponent);
-            for (index, trigger) in rules.turns.triggers.iter().enumerate() {
-                // Only a piece on the board makes a quiet move towards the zone.
-                if self.kinds_set::<B>(player, trigger.pieces).any()
-                    && trigger.enemy_removal().is_some_and(|g| {
-                        self.group_may_hold_royal::<B>(g, present, opponent, player)
-                    })
-                {
-                    proof.approach |=
-                        rules
-                            .bits
-                            .approach::<B>(index, rules.players.count(), player);
-                    proof.approach_kinds |= trigger.pieces;
-                }
+                proof.approach |= rules
+                    .bits
+                    .approach::<B>(index, rules.players.count(), player);
+                proof.approach_kinds |= trigger.pieces;
             }
         }
         Some(proof)
@@ -327,29 +347,6 @@ impl<'r> Position<'r> {
         Some(!self.removes_at(part.to, player, &remover))
     }
 
-    /// Of `empty`, squares the piece `code` on `from` moves to capturing nothing, those where
-    /// `proof` judges its moves all at once, and whether they are legal: none for the royal
-    /// piece or a piece on a square the proof does not cover, nor where the proof does not
-    /// cover the target or the move may set off a trigger.
-    pub(super) fn quiet_targets<B: Bitboard>(
-        &self,
-        proof: &QuietProof<B>,
-        from: Sq,
-        code: Code,
-        empty: B,
-    ) -> (B, bool) {
-        if from == proof.royal || proof.touchy.has(from) {
-            return (B::NONE, false);
-        }
-        let (kind, _) = self.rules.pieces.split(code);
-        let approach = match proof.approach_kinds & (1 << kind) {
-            0 => B::NONE,
-            _ => proof.approach,
-        };
-        let loud = proof.touchy | approach | proof.trigger_zones;
-        (empty & !loud, !proof.removable)
-    }
-
     /// Whether some trigger of `by` whose removal may take `victim`'s royal piece has a piece
     /// of its kinds where one move could set it off.
     fn triggers_near<B: Bitboard>(&self, by: usize, victim: usize) -> bool {
@@ -393,36 +390,38 @@ impl<'r> Position<'r> {
     /// depends on a counter that counts checks, and is not a placement of pieces they do not
     /// hold.
     pub(super) fn check_shapes_turn(&self, by: usize, plans: &[Plan]) -> bool {
-        self.check_conditioned_steps(plans)
-            .any(|step| !self.nothing_to_drop(step, by))
+        (plans.iter()).any(|plan| plan.steps.iter().any(|step| self.opened_by_check(step, by)))
     }
 
-    /// The steps of `plans` that depend on a counter that counts checks.
-    fn check_conditioned_steps<'p>(&self, plans: &'p [Plan]) -> impl Iterator<Item = &'p Step> {
+    /// Whether being put in check may open `step` to `by`: it depends on a counter that
+    /// counts checks, and is not a placement of pieces they do not hold.
+    fn opened_by_check(&self, step: &Step, by: usize) -> bool {
         let counters = &self.rules.turns.counters;
-        (plans.iter().flat_map(|plan| &plan.steps)).filter(|step| {
-            step.condition
-                .is_some_and(|c| counters[c as usize].counts_checks)
-        })
+        step.condition
+            .is_some_and(|c| counters[c as usize].counts_checks)
+            && !self.nothing_to_drop(step, by)
     }
 
     /// The squares where being put in check lets `by` place a piece before the move of a
-    /// turn of `plans`, whatever stands on them; none where a check allows something else.
+    /// turn of `plans`, whatever stands on them (none where a check changes no turn of
+    /// theirs); no answer where a check allows something else.
     fn check_placements<B: Bitboard>(&self, by: usize, plans: &[Plan]) -> Option<B> {
         let mut squares = B::NONE;
-        for step in self.check_conditioned_steps(plans) {
-            squares |= match step.action {
-                Action::Drop {
-                    zone: Some(DropZone::NextTo(kinds)),
-                    ..
-                } => (self.kinds_set::<B>(by, kinds).squares())
-                    .fold(B::NONE, |set, sq| set | self.rules.bits.neighbours::<B>(sq)),
-                Action::Drop {
-                    zone: Some(DropZone::Fixed(zone)),
-                    ..
-                } => self.rules.zones.squares::<B>(zone, by),
-                _ => return None,
-            };
+        for plan in plans {
+            for step in (plan.steps.iter()).filter(|step| self.opened_by_check(step, by)) {
+                squares |= match step.action {
+                    Action::Drop {
+                        zone: Some(DropZone::NextTo(kinds)),
+                        ..
+                    } => (self.kinds_set::<B>(by, kinds).squares())
+                        .fold(B::NONE, |set, sq| set | self.rules.bits.neighbours::<B>(sq)),
+                    Action::Drop {
+                        zone: Some(DropZone::Fixed(zone)),
+                        ..
+                    } => self.rules.zones.squares::<B>(zone, by),
+                    _ => return None,
+                };
+            }
         }
         Some(squares)
     }
@@ -458,9 +457,7 @@ impl<'r> Position<'r> {
         for plan in plans {
             let mut placement = None;
             for (index, step) in plan.steps.iter().enumerate() {
-                let barred = step
-                    .condition
-                    .is_some_and(|c| self.counter(by, c as usize) == 0);
+                let barred = self.barred(step, by);
                 match step.action {
                     Action::Move { pieces } => {
                         if index + 1 != plan.steps.len() {
@@ -474,7 +471,7 @@ impl<'r> Position<'r> {
                         }
                         shape.placement = shape.placement.or(placement);
                     }
-                    Action::Drop { .. } if self.impossible_drop(step, by) => {
+                    Action::Drop { .. } if barred || self.nothing_to_drop(step, by) => {
                         if !step.optional {
                             break;
                         }

@@ -102,10 +102,13 @@ impl Position<'_> {
         if !matches!(step.action, Action::Drop { .. }) {
             return false;
         }
-        let barred = step
-            .condition
-            .is_some_and(|c| self.counter(by, c as usize) == 0);
-        barred || self.nothing_to_drop(step, by)
+        self.barred(step, by) || self.nothing_to_drop(step, by)
+    }
+
+    /// Whether `step` waits on a counter of `by`'s that stands at zero.
+    pub(super) fn barred(&self, step: &Step, by: usize) -> bool {
+        step.condition
+            .is_some_and(|c| self.counter(by, c as usize) == 0)
     }
 
     /// Whether `step` is a drop of pieces `by` has none of in hand.

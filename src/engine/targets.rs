@@ -47,9 +47,7 @@ impl Position<'_> {
         let sorted = &bits.sorted[code as usize];
         let (mut empty, mut enemies) = (B::NONE, B::NONE);
         if let Some(block) = sorted.steps {
-            let (moves, captures) = bits.steps::<B>(block, from);
-            empty = moves & sides.empty;
-            enemies = captures & sides.enemies;
+            (empty, enemies) = self.step_targets(block, from, sides);
         }
         let mut reached = |reach: B, mode: Mode| {
             if mode.moves() {
@@ -91,6 +89,19 @@ impl Position<'_> {
             }
         }
         (empty, enemies)
+    }
+
+    /// The empty squares and the enemy pieces the plain one-step rules in `block` reach from
+    /// `from`.
+    #[inline(always)]
+    pub(super) fn step_targets<B: Bitboard>(
+        &self,
+        block: usize,
+        from: Sq,
+        sides: &Sides<B>,
+    ) -> (B, B) {
+        let (moves, captures) = self.rules.bits.steps::<B>(block, from);
+        (moves & sides.empty, captures & sides.enemies)
     }
 
     /// Whether `rule` may move the piece of `player` on `from` at all: it stands in the rule's
