@@ -127,6 +127,9 @@ impl Position<'_> {
         for kind in moved_kinds {
             let code = rules.pieces.code(kind, player);
             let pieces = self.code_set::<B>(code);
+            if pieces.is_empty() {
+                continue;
+            }
             if rules.pieces.overlapping[code as usize] {
                 for from in pieces.squares() {
                     self.piece_turns_in(from, code, player, &Turn::EMPTY, &sides, &mut built);

@@ -527,7 +527,7 @@ impl<'r> Position<'r> {
     }
 
     /// The squares of `player`'s royal pieces.
-    #[inline]
+    #[inline(always)]
     pub(super) fn royal_set<B: Bitboard>(&self, player: usize) -> B {
         match self.rules.derived.royal_kinds {
             0 => B::NONE,

@@ -449,6 +449,7 @@ impl<'r> Position<'r> {
     /// move, and a placement it can make now before the move. None where a turn could do
     /// more: a step after the move, two placements, or a placement beside another plan. A
     /// plan without a move (a placement alone, a pass) removes nothing.
+    #[inline]
     pub(super) fn turn_shape(&self, plans: &'r [Plan], by: usize) -> Option<TurnShape<'r>> {
         let mut shape = TurnShape {
             kinds: 0,

@@ -20,7 +20,7 @@ pub(super) struct Sides<B> {
 
 impl Position<'_> {
     /// The board as `player`'s moves see it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn sides<B: Bitboard>(&self, player: usize) -> Sides<B> {
         let occupied = self.occupied::<B>();
         Sides {
