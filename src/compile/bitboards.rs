@@ -54,6 +54,9 @@ pub struct BitTables {
     /// piece of the player of a kind the trigger names might enter the zone in one move, on
     /// some board; a piece elsewhere cannot set the trigger off.
     approaches: Masks,
+    /// Row `player`: every square of the zones of the triggers, for that player, so that a
+    /// move landing elsewhere is known to set none off without reading each zone.
+    trigger_zones: Masks,
     /// Row `code`: every square of the zones in which the piece of that code may promote, so
     /// that a move that neither starts nor ends there is counted without reading each zone.
     promotion_zones: Masks,
@@ -226,6 +229,7 @@ impl BitTables {
             slides: SlideSets::new(squares),
             slide_attacks: Vec::new(),
             approaches: Masks::new(stride, 0),
+            trigger_zones: Masks::new(stride, 0),
             promotion_zones: Masks::new(stride, 0),
             flanks: Masks::new(stride, 0),
         };
@@ -352,7 +356,8 @@ impl BitTables {
 
     /// Fills in the squares from which each trigger's pieces might enter its zone, for each
     /// player: any square one of their rules reaches the zone from, pieces aside (a hop or a
-    /// ride along its whole line; a move to anywhere from everywhere).
+    /// ride along its whole line; a move to anywhere from everywhere); and the squares of all
+    /// the triggers' zones.
     pub fn add_approaches(
         &mut self,
         geometry: &Geometry,
@@ -362,9 +367,11 @@ impl BitTables {
         zones: &ZoneSets,
     ) {
         let mut any_trigger = vec![Vec::new(); players.count()];
+        let mut any_zone = vec![Vec::new(); players.count()];
         for trigger in triggers {
             for (player, any) in any_trigger.iter_mut().enumerate() {
                 let inside = |sq: Sq| zones.contains(trigger.zone, player, sq);
+                any_zone[player].extend((0..self.squares as Sq).filter(|&sq| inside(sq)));
                 let codes: Vec<Code> = (0..pieces.kinds.len())
                     .filter(|kind| trigger.pieces & (1 << kind) != 0)
                     .map(|kind| pieces.code(kind, player))
@@ -390,6 +397,9 @@ impl BitTables {
         for approach in any_trigger {
             self.approaches.push(approach);
         }
+        for zone in any_zone {
+            self.trigger_zones.push(zone);
+        }
     }
 
     /// The squares from which `player`'s pieces of the kinds `trigger` names might enter its
@@ -404,6 +414,19 @@ impl BitTables {
     #[inline]
     pub fn approach_any<B: Bitboard>(&self, triggers: usize, players: usize, player: usize) -> B {
         self.approaches.get(triggers * players + player)
+    }
+
+    /// The squares of every trigger's zone for `player`: a move landing elsewhere sets off
+    /// none.
+    #[inline]
+    pub fn trigger_zones<B: Bitboard>(&self, player: usize) -> B {
+        self.trigger_zones.get(player)
+    }
+
+    /// Whether `sq` is in some trigger's zone for `player`.
+    #[inline]
+    pub fn in_trigger_zone(&self, player: usize, sq: Sq) -> bool {
+        self.trigger_zones.contains(player, sq)
     }
 
     /// Fills in the squares of each piece code's promotion zones.

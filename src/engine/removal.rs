@@ -260,9 +260,7 @@ impl<'r> Position<'r> {
             touchy,
             approach: B::NONE,
             approach_kinds: 0,
-            trigger_zones: (rules.turns.triggers.iter()).fold(B::NONE, |set, t| {
-                set | rules.zones.squares::<B>(t.zone, player)
-            }),
+            trigger_zones: rules.bits.trigger_zones::<B>(player),
             placements: B::NONE,
         };
         // A check matters only through the placement it allows: one that lands where no

@@ -292,6 +292,10 @@ impl<'r> Position<'r> {
     /// The trigger whose zone the move `moved` enters from outside with a piece of its kinds.
     pub(super) fn entered_by(&self, player: usize, moved: &Part) -> Option<usize> {
         let rules = self.rules;
+        // Most moves land outside every zone: one lookup tells.
+        if !rules.bits.in_trigger_zone(player, moved.to) {
+            return None;
+        }
         let (kind, _) = rules.pieces.split(moved.piece);
         rules.turns.triggers.iter().position(|t| {
             t.pieces & (1 << kind) != 0
