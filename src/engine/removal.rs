@@ -141,7 +141,14 @@ impl<'r> Position<'r> {
         let mut placements = self.scratch.pop().unwrap_or_default();
         placements.clear();
         self.choices(request, &step.action, Turn::EMPTY, &mut placements);
+        // Where every rule is a step, a piece placed out of every reach adds no removal, as
+        // a placement of no use to the remover only fills a square of theirs.
+        let stepping = self.rules.pieces.step_reach.is_some();
         let found = placements.iter().any(|placement| {
+            let square = B::bit(placement.main().to);
+            if stepping && !self.placement_helps(square, royal, mover.player) {
+                return false;
+            }
             let mark = self.mark();
             self.apply(placement.main(), mover.player);
             let placed = Mover {
