@@ -197,10 +197,15 @@ impl<'r> Position<'r> {
     /// Whether `mover` can remove `victim`'s royal piece standing on `royal`, the board being
     /// as `mover`'s sides see it.
     fn removes_at<B: Bitboard>(&mut self, royal: Sq, victim: usize, mover: &Mover<B>) -> bool {
-        let beside = || self.movers_near(royal, mover);
+        self.removes_beside(royal, mover) || self.removes_by_trigger(victim, mover)
+    }
+
+    /// Whether `mover` can remove the royal piece standing on `royal` by moving onto it or
+    /// next to it: by replacement or by custodian capture, triggers aside.
+    fn removes_beside<B: Bitboard>(&mut self, royal: Sq, mover: &Mover<B>) -> bool {
         mover.kinds != 0
-            && ((beside() && (self.replaces(royal, mover) || self.intercepts(royal, mover)))
-                || self.removes_by_trigger(victim, mover))
+            && self.movers_near(royal, mover)
+            && (self.replaces(royal, mover) || self.intercepts(royal, mover))
     }
 
     /// Whether no piece of `by` stands where one plain move could remove the royal piece on
@@ -251,7 +256,9 @@ impl<'r> Position<'r> {
         let (remover, None) = self.remover::<B>(opponent, Some(plans))? else {
             return None;
         };
-        let removable = self.removes_at(royal, player, &remover);
+        // No trigger of theirs is near (see above), so only a move onto the royal piece or
+        // next to it can remove it, here or after a quiet move of it.
+        let removable = self.removes_beside(royal, &remover);
         let own = self.player_set::<B>(opponent);
         let mut touchy = B::NONE;
         for (line, back) in rules.captures.custodian_pairs(opponent) {
@@ -349,7 +356,7 @@ impl<'r> Position<'r> {
         remover.sides.occupied ^= moved;
         remover.sides.empty ^= moved;
         remover.sides.enemies ^= moved;
-        Some(!self.removes_at(part.to, player, &remover))
+        Some(!self.removes_beside(part.to, &remover))
     }
 
     /// Whether some trigger of `by` whose removal may take `victim`'s royal piece has a piece
