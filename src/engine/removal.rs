@@ -461,7 +461,9 @@ impl<'r> Position<'r> {
     /// move, and a placement it can make now before the move. None where a turn could do
     /// more: a step after the move, two placements, or a placement beside another plan. A
     /// plan without a move (a placement alone, a pass) removes nothing.
-    #[inline]
+    // Asked for every position, of two players: the call and its setup cost as much as
+    // the reading.
+    #[inline(always)]
     pub(super) fn turn_shape(&self, plans: &'r [Plan], by: usize) -> Option<TurnShape<'r>> {
         let mut shape = TurnShape {
             kinds: 0,
