@@ -25,6 +25,22 @@ pub(super) struct Guard<B> {
     /// piece (the lines and lame paths of the attacks on it), when it is single and not
     /// attacked; a move that touches none of them is safe.
     pub exposed: Option<B>,
+    /// Without pins, where the single royal piece is attacked: the squares on which a piece
+    /// arriving or leaving might lift the attack (the exposed squares, and the attacker's
+    /// pieces, which it may take). A plain move or drop of another piece that touches none
+    /// of them leaves the royal piece attacked.
+    pub evasions: Option<B>,
+}
+
+impl<B: Bitboard> Guard<B> {
+    /// Whether `part`, a plain move or drop of a piece that is not royal, is known to leave
+    /// the attacked royal piece attacked: it lands on and leaves none of the squares that
+    /// could lift the attack.
+    fn cannot_evade(&self, part: &Part) -> bool {
+        self.evasions.is_some_and(|evasions| {
+            !evasions.has(part.to) && (part.kind == PartKind::Drop || !evasions.has(part.from))
+        })
+    }
 }
 
 impl<'r> Position<'r> {
@@ -79,7 +95,9 @@ impl<'r> Position<'r> {
     fn generation_guard<B: Bitboard>(&self, player: usize) -> Guard<B> {
         let mut guard = self.guard::<B>(player);
         let derived = &self.rules.derived;
-        if (derived.board_read_attacks || !self.rules.captures.custodian.is_empty())
+        // In check, where pins would prove moves legal: the evasions spare making most turns.
+        let checked = derived.legality == Legality::Pins && !guard.quiet;
+        if (derived.board_read_attacks || !self.rules.captures.custodian.is_empty() || checked)
             && !derived.captures_lose_own
         {
             self.expose(&mut guard, player);
@@ -135,6 +153,7 @@ impl<'r> Position<'r> {
             quiet,
             pins,
             exposed: None,
+            evasions: None,
         }
     }
 
@@ -165,22 +184,38 @@ impl<'r> Position<'r> {
                     {
                         true
                     }
+                    (None, _) if guard.cannot_evade(main) => false,
                     (None, _) => self.is_legal(turn, player),
                 }
             }
             // A drop only adds a piece, so it cannot expose the royal piece.
-            PartKind::Drop if single && guard.quiet && self.plain_drop(main.piece) => true,
+            PartKind::Drop if single && self.plain_drop(main.piece) => {
+                guard.quiet || (!guard.cannot_evade(main) && self.is_legal(turn, player))
+            }
             _ => self.is_legal(turn, player),
         }
     }
 
-    /// Adds to `guard` the squares where a piece, leaving or arriving, might expose the royal
-    /// piece, where no pins prove moves legal and the royal piece is single and not attacked.
+    /// Adds to `guard`, where no pins prove moves legal and the royal piece is single, the
+    /// squares where a piece, leaving or arriving, might expose it (when it is not attacked)
+    /// or lift the attack on it (when it is).
     pub(super) fn expose<B: Bitboard>(&self, guard: &mut Guard<B>, player: usize) {
         let tested = self.rules.derived.legality != Legality::Free && guard.pins.is_none();
         let attacker = self.next_player(player);
-        if tested && guard.royal != NO_SQUARE && !self.attacked(guard.royal, attacker) {
-            guard.exposed = Some(self.exposure::<B>(guard.royal, attacker));
+        if !tested || guard.royal == NO_SQUARE {
+            return;
+        }
+        let exposure = self.exposure::<B>(guard.royal, attacker);
+        match self.attacked(guard.royal, attacker) {
+            false => guard.exposed = Some(exposure),
+            // A capture that takes more than the piece it lands on could take an attacker
+            // anywhere.
+            true if self.rules.captures.explosion.is_none()
+                && self.rules.captures.custodian.is_empty() =>
+            {
+                guard.evasions = Some(exposure | self.player_set::<B>(attacker));
+            }
+            true => {}
         }
     }
 
