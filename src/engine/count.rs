@@ -383,7 +383,7 @@ impl Position<'_> {
             _ if free => !B::NONE,
             // A promotion to a royal kind must be judged where the new royal piece stands.
             Some(_) if rules.derived.royalty_changes && self.crowns(code) => return None,
-            Some(pins) if !guard.royals.has(from) => pins.allowed(from),
+            Some(pins) if !guard.royals.has(from) => pins.allowed(from, &rules.bits),
             _ => match guard.exposed {
                 Some(exposed) if from != guard.royal && !exposed.has(from) => {
                     let unsure = (empty | enemies) & exposed;

@@ -173,7 +173,7 @@ impl<'r> Position<'r> {
                 if single && !guard.royals.has(main.from) && !self.crowned(main) =>
             {
                 match (&guard.pins, guard.exposed) {
-                    (Some(pins), _) => pins.allows(main.from, main.to),
+                    (Some(pins), _) => pins.allows(main.from, main.to, &self.rules.bits),
                     // Not in check, a move that neither leaves nor enters a square on the
                     // lines and paths of the attacks on the royal piece, and takes no piece
                     // besides the one it lands on, changes no attack on it.

@@ -4,30 +4,57 @@
 
 use super::Position;
 use crate::bitboard::Bitboard;
-use crate::compile::{NO_SQUARE, Sq};
+use crate::compile::{BitTables, NO_SQUARE, Sq};
 
 /// More pins than this (only possible with many riders) and the caller tests every move.
 const MAX_PINS: usize = 16;
 
-/// The pinned pieces of one player, and the line each may not leave.
+/// The pinned pieces of one player, and the line each may not leave. A pin is held as the
+/// squares and line that make it, not as a set: the guard that holds the pins is made for
+/// every count, and a set per pin on a wide board is many words to fill and copy.
 pub(super) struct Pins<B> {
     pinned: B,
-    /// Each pin: the pinned piece's square, and its line from the royal piece to the pinner,
-    /// the pinner included.
-    lines: [(Sq, B); MAX_PINS],
+    pins: [Pin; MAX_PINS],
     len: usize,
+}
+
+/// The piece on `piece`, pinned along `line` from the royal piece on `royal` by the piece on
+/// `pinner`.
+#[derive(Clone, Copy)]
+struct Pin {
+    piece: Sq,
+    royal: Sq,
+    line: u16,
+    pinner: Sq,
+}
+
+impl Pin {
+    const NONE: Pin = Pin {
+        piece: NO_SQUARE,
+        royal: NO_SQUARE,
+        line: 0,
+        pinner: NO_SQUARE,
+    };
+
+    /// The squares the pinned piece may stand on: its line from the royal piece up to the
+    /// pinner, the pinner included.
+    #[inline]
+    fn squares<B: Bitboard>(&self, bits: &BitTables) -> B {
+        bits.line::<B>(self.line, self.royal)
+            & !bits.line::<B>(bits.unlimited(self.line), self.pinner)
+    }
 }
 
 impl<B: Bitboard> Pins<B> {
     /// The squares the piece on `from` may move to without breaking a pin it is under.
-    #[inline]
-    pub fn allowed(&self, from: Sq) -> B {
+    #[inline(always)]
+    pub fn allowed(&self, from: Sq, bits: &BitTables) -> B {
         if !self.pinned.has(from) {
             return !B::NONE;
         }
-        (self.lines[..self.len].iter())
-            .filter(|(sq, _)| *sq == from)
-            .fold(!B::NONE, |allowed, &(_, line)| allowed & line)
+        (self.pins[..self.len].iter())
+            .filter(|pin| pin.piece == from)
+            .fold(!B::NONE, |allowed, pin| allowed & pin.squares::<B>(bits))
     }
 
     /// The squares of the pinned pieces.
@@ -36,9 +63,9 @@ impl<B: Bitboard> Pins<B> {
         self.pinned
     }
 
-    #[inline]
-    pub fn allows(&self, from: Sq, to: Sq) -> bool {
-        self.allowed(from).has(to)
+    #[inline(always)]
+    pub fn allows(&self, from: Sq, to: Sq, bits: &BitTables) -> bool {
+        self.allowed(from, bits).has(to)
     }
 }
 
@@ -53,7 +80,7 @@ impl Position<'_> {
     ) -> Option<Pins<B>> {
         let mut pins = Pins {
             pinned: B::NONE,
-            lines: [(NO_SQUARE, B::NONE); MAX_PINS],
+            pins: [Pin::NONE; MAX_PINS],
             len: 0,
         };
         for royal in royals.squares() {
@@ -96,7 +123,12 @@ impl Position<'_> {
                 return None;
             }
             pins.pinned |= B::bit(first);
-            pins.lines[pins.len] = (first, ray & !bits.line::<B>(bits.unlimited(line), pinner));
+            pins.pins[pins.len] = Pin {
+                piece: first,
+                royal,
+                line,
+                pinner,
+            };
             pins.len += 1;
         }
         Some(())
