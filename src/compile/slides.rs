@@ -82,15 +82,22 @@ impl SlideSets {
         let mut sorted = lines.to_vec();
         sorted.sort_by_key(|&line| axis_order(geometry, line));
         sorted.dedup();
-        let mut groups: Vec<Vec<u16>> = Vec::new();
-        for line in sorted {
-            match groups.last_mut() {
-                Some(group) if self.widest(walks, group, line) <= MAX_BITS => group.push(line),
-                _ => groups.push(vec![line]),
+        let mut groups: Vec<Group> = Vec::new();
+        // A whole axis joins a set, so that no line is left alone (read one by one) where
+        // its axis fits a table; an axis too wide for one is split line by line.
+        for axis in sorted.chunk_by(|&a, &b| axis_of(geometry, a) == axis_of(geometry, b)) {
+            let stops = self.stops(walks, axis);
+            let joins = groups.last().is_some_and(|group| group.fits(&stops));
+            if joins || widest(&stops, &[]) <= MAX_BITS {
+                join(&mut groups, axis, stops);
+                continue;
+            }
+            for &line in axis {
+                join(&mut groups, &[line], self.stops(walks, &[line]));
             }
         }
         let (mut sets, mut single) = (Vec::new(), Vec::new());
-        for group in groups {
+        for Group { lines: group, .. } in groups {
             match self.set_of(geometry, walks, &group) {
                 Some(set) if group.len() > 1 => sets.push(set),
                 _ => single.extend(group),
@@ -99,18 +106,14 @@ impl SlideSets {
         (sets, single)
     }
 
-    /// The most squares that `group` with `line` added can be stopped on, from any square.
-    fn widest(&self, walks: &[Vec<Sq>], group: &[u16], line: u16) -> u32 {
-        let lines = || group.iter().copied().chain([line]);
+    /// Per square, the squares whose pieces can stop `lines` from it.
+    fn stops(&self, walks: &[Vec<Sq>], lines: &[u16]) -> Vec<u128> {
         let crossed = |line: u16, from: usize| &walks[line as usize * self.squares + from][..];
         (0..self.squares)
-            .map(|from| lines().fold(0, |m, l| m | stoppers(crossed(l, from))))
-            .map(u128::count_ones)
-            .max()
-            .unwrap_or(0)
+            .map(|from| (lines.iter()).fold(0, |m, &l| m | stoppers(crossed(l, from))))
+            .collect()
     }
 
-    /// The set of `lines`, made if no set has them yet.
     /// The set of `lines`, made if no set has them yet and the tables have room for it.
     fn set_of(&mut self, geometry: &Geometry, walks: &[Vec<Sq>], lines: &[u16]) -> Option<u16> {
         let mut lines = lines.to_vec();
@@ -201,6 +204,44 @@ impl SlideSets {
     }
 }
 
+/// Lines to be read with one table, and per square the squares whose pieces can stop them.
+struct Group {
+    lines: Vec<u16>,
+    stops: Vec<u128>,
+}
+
+impl Group {
+    /// Whether lines stopped on `stops` fit in one table with the group's.
+    fn fits(&self, stops: &[u128]) -> bool {
+        widest(&self.stops, stops) <= MAX_BITS
+    }
+}
+
+/// Adds `lines`, stopped on `stops`, to the last of `groups` if they fit in its table, else
+/// as a new group.
+fn join(groups: &mut Vec<Group>, lines: &[u16], stops: Vec<u128>) {
+    match groups.last_mut() {
+        Some(group) if group.fits(&stops) => {
+            group.lines.extend(lines);
+            (group.stops.iter_mut().zip(stops)).for_each(|(mask, more)| *mask |= more);
+        }
+        _ => groups.push(Group {
+            lines: lines.to_vec(),
+            stops,
+        }),
+    }
+}
+
+/// The most squares that lines stopped on `stops` and on `more` (if given) can be stopped on
+/// together, from any square.
+fn widest(stops: &[u128], more: &[u128]) -> u32 {
+    let more = more.iter().copied().chain(std::iter::repeat(0));
+    (stops.iter().zip(more))
+        .map(|(mask, more)| (mask | more).count_ones())
+        .max()
+        .unwrap_or(0)
+}
+
 /// Sorts lines so that those that fit together in a table come together: by kind (orthogonal,
 /// diagonal, other), then by axis, a line beside its opposite.
 fn axis_order(geometry: &Geometry, line: u16) -> (u8, i32, i32, i32, u16) {
@@ -212,6 +253,12 @@ fn axis_order(geometry: &Geometry, line: u16) -> (u8, i32, i32, i32, u16) {
     };
     let sign = if dx < 0 || (dx == 0 && dy < 0) { -1 } else { 1 };
     (kind, dx * sign, dy * sign, sign, line)
+}
+
+/// The axis of `line`: its kind, and its vector up to sign.
+fn axis_of(geometry: &Geometry, line: u16) -> (u8, i32, i32) {
+    let (kind, dx, dy, ..) = axis_order(geometry, line);
+    (kind, dx, dy)
 }
 
 /// The squares of a line from a square whose pieces can stop it: all but its last.
