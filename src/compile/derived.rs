@@ -55,6 +55,8 @@ pub struct Derived {
     pub hands: bool,
     /// The kinds with promotions that are turns of their own.
     pub standing_promoters: u64,
+    /// The kinds of an endless supply in hand: dropped without being taken from a hand.
+    pub endless_kinds: u64,
     /// The kinds dropped on both colours of squares (`drop opposite-colours`): every drop is
     /// tested for the room they need.
     pub colour_balanced: u64,
@@ -259,6 +261,11 @@ impl Derived {
             free_castlers: castling.free.iter().fold(0, |m, c| m | 1 << c.kind),
             ep_always: gens().any(|g| g.en_passant && g.mode.captures() && !g.one_step()),
             hands: captures.to_hand || start.hands.iter().any(|&n| n > 0),
+            // Only a kind that goes to hand as itself can be: a drop takes from the hand of
+            // what the piece goes to hand as.
+            endless_kinds: (kinds.iter().enumerate())
+                .filter(|&(kind, k)| k.drops.unlimited && k.demotes_to as usize == kind)
+                .fold(0, |mask, (kind, _)| mask | 1 << kind),
             standing_promoters: (kinds.iter().enumerate())
                 .filter(|(_, k)| !k.standing_promotions.is_empty())
                 .fold(0, |mask, (kind, _)| mask | 1 << kind),

@@ -10,7 +10,7 @@
 
 use super::legality::Guard;
 use super::movegen::dedupe;
-use super::position::Position;
+use super::position::{Position, kinds_in};
 use super::removal::TurnShape;
 use super::steps::Request;
 use super::targets::Sides;
@@ -531,10 +531,7 @@ impl Position<'_> {
         tally: &mut Tally,
     ) {
         let rules = self.rules;
-        for kind in 0..rules.pieces.kinds.len() {
-            if !self.can_drop(player, kind) || kinds & (1 << kind) == 0 {
-                continue;
-            }
+        for kind in kinds_in(kinds & self.droppable(player)) {
             let code = rules.pieces.code(kind, player);
             let targets = self.drop_targets::<B>(code, zone, sides);
             let also_as = &rules.pieces.kinds[kind].drops.also_as;

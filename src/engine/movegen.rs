@@ -1,7 +1,7 @@
 //! Piece moves: pseudo-legal moves, castling and drops of one player from the compiled
 //! programs, each extending a turn begun by earlier steps.
 
-use super::position::Position;
+use super::position::{Position, kinds_in};
 use super::steps::Request;
 use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
@@ -673,10 +673,7 @@ impl<'r> Position<'r> {
         out: &mut Vec<Turn>,
     ) {
         let rules = self.rules;
-        for kind in 0..rules.pieces.kinds.len() {
-            if !self.can_drop(mover, kind) || kinds & (1 << kind) == 0 {
-                continue;
-            }
+        for kind in kinds_in(kinds & self.droppable(mover)) {
             let code = rules.pieces.code(kind, mover);
             let limits = &rules.pieces.kinds[kind].drops;
             let file_of = |sq: Sq| rules.geometry.coords[sq as usize].0;

@@ -203,18 +203,24 @@ impl<'r> Position<'r> {
         self.hands[self.hand_slot(player, kind)]
     }
 
-    /// Whether `player` has a piece of `kind` to drop: one in hand, or an endless supply.
+    /// The kinds `player` has a piece of to drop, as bits: one in hand, or an endless supply.
+    /// Read for the whole hand at once: most hands are empty, and a drop step asks on every
+    /// count.
     #[inline]
-    pub(super) fn can_drop(&self, player: usize, kind: usize) -> bool {
-        self.hands[self.hand_slot(player, kind)] > 0 || self.endless(kind)
+    pub(super) fn droppable(&self, player: usize) -> u64 {
+        let kinds = self.rules.pieces.kinds.len();
+        let hand = &self.hands[player * kinds..][..kinds];
+        (hand.iter().enumerate())
+            .filter(|&(_, &held)| held > 0)
+            .fold(self.rules.derived.endless_kinds, |bits, (kind, _)| {
+                bits | 1 << kind
+            })
     }
 
-    /// Whether `kind` comes from an endless supply: only a kind that goes to hand as itself
-    /// can, as a drop takes from the hand of what the piece goes to hand as.
+    /// Whether `kind` comes from an endless supply.
     #[inline]
     pub(super) fn endless(&self, kind: usize) -> bool {
-        let kinds = &self.rules.pieces.kinds;
-        kinds[kind].drops.unlimited && kinds[kind].demotes_to as usize == kind
+        self.rules.derived.endless_kinds & (1 << kind) != 0
     }
 
     /// Every hand, `[player * kinds + kind]`.
@@ -1125,4 +1131,13 @@ fn blast_area(rules: &Ruleset, centre: Sq) -> impl Iterator<Item = Sq> + '_ {
         .map(move |&v| rules.geometry.step(v, centre))
         .filter(|&sq| sq != NO_SQUARE);
     std::iter::once(centre).chain(neighbours)
+}
+
+/// The kinds whose bits `bits` holds, lowest first.
+pub(super) fn kinds_in(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let kind = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
+        bits &= bits - 1;
+        Some(kind)
+    })
 }

@@ -116,8 +116,7 @@ impl Position<'_> {
         let Action::Drop { pieces, .. } = step.action else {
             return false;
         };
-        !(0..self.rules.pieces.kinds.len())
-            .any(|kind| pieces & (1 << kind) != 0 && self.can_drop(by, kind))
+        pieces & self.droppable(by) == 0
     }
 
     /// Whether `step` removes an enemy piece from a group that, with the enemies' kinds on the
