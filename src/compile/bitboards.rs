@@ -35,6 +35,9 @@ pub struct BitTables {
     leap_sources: Masks,
     /// Per attacking player: each code that attacks by such leaps, with its block.
     pub leapers: Vec<Vec<(Code, usize)>>,
+    /// Row `player * squares + sq`: the squares from which any of the player's leapers
+    /// attacks `sq`, so that a test finds most squares unattacked by leaps in one read.
+    any_leap_sources: Masks,
     /// Per attacking player: the entries of its attack table's leaps that pass squares.
     pub lame_leaps: Vec<Vec<usize>>,
     /// Rows `2 * (block * squares + sq)` and the one after: the squares the plain one-step
@@ -222,6 +225,7 @@ impl BitTables {
             next_to_reach,
             leap_sources: Masks::new(stride, 0),
             leapers: Vec::new(),
+            any_leap_sources: Masks::new(stride, 0),
             lame_leaps: Vec::new(),
             steps: Masks::new(stride, 0),
             lame_steps: Masks::new(stride, 0),
@@ -474,6 +478,12 @@ impl BitTables {
     /// Fills in the leap sources of `player`'s pieces, and which of its leaps are lame.
     fn add_leapers(&mut self, geometry: &Geometry, pieces: &PieceTables, player: usize) {
         let leaps = &pieces.attacks[player].leaps;
+        let plain = (leaps.iter()).filter(|(_, _, path)| path.is_empty());
+        let vectors: Vec<u16> = plain.map(|&(vector, _, _)| vector).collect();
+        for sq in 0..self.squares as Sq {
+            let from = vectors.iter().map(|&v| geometry.step(v, sq));
+            self.any_leap_sources.push(from.filter(|&s| s != NO_SQUARE));
+        }
         let mut leapers = Vec::new();
         for kind in 0..pieces.kinds.len() {
             let vectors: Vec<u16> = (leaps.iter())
@@ -597,6 +607,13 @@ impl BitTables {
     #[inline]
     pub fn leap_sources<B: Bitboard>(&self, block: usize, sq: Sq) -> B {
         self.leap_sources.get(block * self.squares + sq as usize)
+    }
+
+    /// The squares from which any leaper of `player` attacks `sq`.
+    #[inline]
+    pub fn any_leap_sources<B: Bitboard>(&self, player: usize, sq: Sq) -> B {
+        self.any_leap_sources
+            .get(player * self.squares + sq as usize)
     }
 }
 

@@ -25,14 +25,17 @@ impl Position<'_> {
         let rules = self.rules;
         let bits = &rules.bits;
         let attacks = &rules.pieces.attacks[attacker];
-        for &(code, block) in &bits.leapers[attacker] {
-            if (bits.leap_sources::<B>(block, sq) & self.code_set::<B>(code) & standing).any() {
-                return true;
+        let theirs = self.player_set::<B>(attacker) & standing;
+        // Most squares have none of the attacker's pieces a leap away: one read says so.
+        if (bits.any_leap_sources::<B>(attacker, sq) & theirs).any() {
+            for &(code, block) in &bits.leapers[attacker] {
+                if (bits.leap_sources::<B>(block, sq) & self.code_set::<B>(code) & standing).any() {
+                    return true;
+                }
             }
         }
         // A slider is looked for only among the attacker's pieces on the lines' squares, and
         // its kind read off the board: most lines hold none, and a kind set costs a load per kind.
-        let theirs = self.player_set::<B>(attacker) & standing;
         let kind_bits = rules.pieces.kind_bits_of(attacker);
         let of_kinds = |hits: B, kinds: u64| {
             (hits.squares()).any(|s| kind_bits[self.board[s as usize] as usize] & kinds != 0)
