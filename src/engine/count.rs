@@ -234,6 +234,8 @@ impl Position<'_> {
                 Action::Move { pieces } => {
                     self.count_moves(player, pieces, &sides, &guard, &mut tally)
                 }
+                // An empty hand, the usual one, is not worth the call.
+                Action::Drop { pieces, .. } if pieces & self.droppable(player) == 0 => {}
                 Action::Drop { pieces, zone } => {
                     let zone = match zone {
                         Some(DropZone::Fixed(z)) => Some(z),
