@@ -96,9 +96,11 @@ impl Position<'_> {
     /// Whether `condition` holds for the player to move, generating their legal turns the
     /// first time a condition needs them.
     fn holds_lazily(&mut self, condition: EndCondition, turns: &mut Option<Vec<Turn>>) -> bool {
-        // Where the turns can be counted, having none is found without building them.
+        // Where the turns can be counted, having none is found without building them, unless
+        // they will be listed anyway.
         if condition.needs_only_stuck()
             && turns.is_none()
+            && !self.lists_next
             && let Some(count) = self.count_unbuilt()
         {
             self.ready_count = Some((self.depth(), count));

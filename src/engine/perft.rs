@@ -49,7 +49,9 @@ impl Perft {
 
     /// The leaf nodes below the position.
     pub fn count(&mut self, position: &mut Position<'_>) -> u64 {
-        self.count_to(position, self.depth)
+        let nodes = self.count_to(position, self.depth);
+        position.set_lists_next(false);
+        nodes
     }
 
     /// The count below each legal turn of the position.
@@ -61,10 +63,13 @@ impl Perft {
             if self.stopped() || position.turns_overflowed() {
                 break;
             }
+            let depth = self.depth.saturating_sub(1);
+            position.set_lists_next(depth >= 2);
             position.make(&turn);
-            rows.push((turn, self.count_to(position, self.depth.saturating_sub(1))));
+            rows.push((turn, self.count_to(position, depth)));
             position.unmake();
         }
+        position.set_lists_next(false);
         rows
     }
 
@@ -85,6 +90,8 @@ impl Perft {
             if self.stopped() || position.turns_overflowed() {
                 break;
             }
+            // The turns after this one are listed unless they are the last ply's, counted.
+            position.set_lists_next(depth > 2);
             position.make(turn);
             nodes += self.count_to(position, depth - 1);
             position.unmake();

@@ -106,6 +106,10 @@ pub struct Position<'r> {
     /// The legal turns of the player to move, when the start of the turn already generated
     /// them, with the depth of made turns they belong to.
     pub(super) ready: Option<(usize, Vec<Turn>)>,
+    /// Whether the turns of the positions the turns made next lead to will be listed, not
+    /// just counted: the start of a turn then lists them to see whether the player is stuck,
+    /// for the listing to reuse, rather than counting them first.
+    pub(super) lists_next: bool,
     /// How many legal turns the player to move has, when the start of the turn already
     /// counted them, with the depth of made turns the count belongs to.
     pub(super) ready_count: Option<(usize, u64)>,
@@ -160,6 +164,7 @@ impl<'r> Position<'r> {
             journal: Vec::with_capacity(256),
             scratch: Vec::new(),
             ready: None,
+            lists_next: false,
             ready_count: None,
             captures_only: false,
             gates: vec![false; if rules.derived.gates { squares } else { 0 }],
@@ -724,6 +729,13 @@ impl<'r> Position<'r> {
         let lost = std::mem::take(&mut self.lost);
         self.count_events_for(turn, mover, &lost, player);
         self.lost = lost;
+    }
+
+    /// Says whether the turns of the positions that the turns made from now on lead to will
+    /// be listed (true) or only counted (false, the default), so that the start of a turn,
+    /// which must know whether the player is stuck, does the work that will be reused.
+    pub fn set_lists_next(&mut self, lists: bool) {
+        self.lists_next = lists;
     }
 
     /// Makes a legal turn of the player to move, then starts the next player's turn (in games of
