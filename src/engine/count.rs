@@ -234,14 +234,17 @@ impl Position<'_> {
                 Action::Move { pieces } => {
                     self.count_moves(player, pieces, &sides, &guard, &mut tally)
                 }
-                // An empty hand, the usual one, is not worth the call.
-                Action::Drop { pieces, .. } if pieces & self.droppable(player) == 0 => {}
                 Action::Drop { pieces, zone } => {
+                    let held = pieces & self.droppable(player);
+                    // An empty hand, the usual one, is not worth the call.
+                    if held == 0 {
+                        continue;
+                    }
                     let zone = match zone {
                         Some(DropZone::Fixed(z)) => Some(z),
                         _ => None,
                     };
-                    self.count_drops(player, pieces, zone, &sides, &guard, &mut tally)
+                    self.count_drops(player, held, zone, &sides, &guard, &mut tally)
                 }
                 _ => return None,
             }
@@ -268,15 +271,17 @@ impl Position<'_> {
             false => (self.lent_rules::<B>(player, kinds))
                 .fold(B::NONE, |set, (_, sq, ..)| set | B::bit(sq)),
         };
+        // Asked once, not per piece: no piece is lent a move in nearly every game.
+        let lent_to = receivers.any();
         let free_castlers = self.rules.derived.free_castlers;
         // Shifting a set of more than two words costs more than it saves.
-        let together = match B::WORDS <= 2 && receivers.is_empty() && free_castlers == 0 {
+        let together = match B::WORDS <= 2 && !lent_to && free_castlers == 0 {
             true => self.count_shifted(player, kinds, sides, guard, tally),
             false => B::NONE,
         };
         for from in (self.kinds_set::<B>(player, kinds) & !together).squares() {
             let code = self.board[from as usize];
-            let counted = match receivers.has(from) {
+            let counted = match lent_to && receivers.has(from) {
                 true => None,
                 false => self.count_targets(from, code, player, sides, guard),
             };
@@ -522,18 +527,19 @@ impl Position<'_> {
         Some(tally)
     }
 
-    /// The legal drops of `player`'s pieces in hand of the kinds in `kinds`, within `zone`.
+    /// The legal drops of `player`'s pieces in hand of the kinds in `held`, all of which the
+    /// player may drop, within `zone`.
     fn count_drops<B: Bitboard>(
         &mut self,
         player: usize,
-        kinds: u64,
+        held: u64,
         zone: Option<u16>,
         sides: &Sides<B>,
         guard: &Guard<B>,
         tally: &mut Tally,
     ) {
         let rules = self.rules;
-        for kind in kinds_in(kinds & self.droppable(player)) {
+        for kind in kinds_in(held) {
             let code = rules.pieces.code(kind, player);
             let targets = self.drop_targets::<B>(code, zone, sides);
             let also_as = &rules.pieces.kinds[kind].drops.also_as;
@@ -551,7 +557,8 @@ impl Position<'_> {
             let sides = self.sides::<B>(player);
             let guard = self.guard::<B>(player);
             let mut tally = Tally::default();
-            self.count_drops(player, kinds, zone, &sides, &guard, &mut tally);
+            let held = kinds & self.droppable(player);
+            self.count_drops(player, held, zone, &sides, &guard, &mut tally);
             tally.quiet + tally.captures
         })
     }

@@ -69,6 +69,9 @@ pub struct Position<'r> {
     sets: Masks,
     /// `hands[player * kinds + kind]`.
     pub(super) hands: Vec<u8>,
+    /// The kinds each player holds at least one of, as bits, kept in step with `hands`: a
+    /// drop step asks on every count, and most hands are empty.
+    held: Vec<u64>,
     pub(super) to_move: usize,
     pub(super) castling: u32,
     /// The square a piece passed on the last turn, open to en passant.
@@ -143,6 +146,7 @@ impl<'r> Position<'r> {
             board: vec![EMPTY; setup.board.len()],
             sets: Masks::new(rules.bits.words(), PLAYER_ROWS + players + 1),
             hands: setup.hands.clone(),
+            held: held_kinds(&setup.hands, players, rules.pieces.kinds.len()),
             to_move: setup.to_move.unwrap_or(0),
             castling: setup.castling,
             ep: NO_SQUARE,
@@ -209,17 +213,9 @@ impl<'r> Position<'r> {
     }
 
     /// The kinds `player` has a piece of to drop, as bits: one in hand, or an endless supply.
-    /// Read for the whole hand at once: most hands are empty, and a drop step asks on every
-    /// count.
     #[inline]
     pub(super) fn droppable(&self, player: usize) -> u64 {
-        let kinds = self.rules.pieces.kinds.len();
-        let hand = &self.hands[player * kinds..][..kinds];
-        (hand.iter().enumerate())
-            .filter(|&(_, &held)| held > 0)
-            .fold(self.rules.derived.endless_kinds, |bits, (kind, _)| {
-                bits | 1 << kind
-            })
+        self.held[player] | self.rules.derived.endless_kinds
     }
 
     /// Whether `kind` comes from an endless supply.
@@ -377,7 +373,18 @@ impl<'r> Position<'r> {
             .push(Change::Hand(slot as u16, self.hands[slot]));
         let z = &self.rules.zobrist;
         self.hash ^= z.hand(slot, self.hands[slot]) ^ z.hand(slot, count);
+        self.write_hand(slot, count);
+    }
+
+    /// Sets a hand's count, and whether its player holds the kind.
+    fn write_hand(&mut self, slot: usize, count: u8) {
         self.hands[slot] = count;
+        let kinds = self.rules.pieces.kinds.len();
+        let (player, bit) = (slot / kinds, 1 << (slot % kinds));
+        match count {
+            0 => self.held[player] &= !bit,
+            _ => self.held[player] |= bit,
+        }
     }
 
     #[inline]
@@ -544,7 +551,7 @@ impl<'r> Position<'r> {
         while self.journal.len() > mark.journal {
             match self.journal.pop().expect("longer than the mark") {
                 Change::Square(sq, code) => self.set_square(sq, code),
-                Change::Hand(slot, count) => self.hands[slot as usize] = count,
+                Change::Hand(slot, count) => self.write_hand(slot as usize, count),
                 Change::Unmoved(sq, value) => self.unmoved[sq as usize] = value,
                 Change::PhaseTurns(player, count) => self.phase_turns[player as usize] = count,
                 Change::Counter(slot, value) => self.counters[slot as usize] = value,
@@ -1152,4 +1159,15 @@ pub(super) fn kinds_in(mut bits: u64) -> impl Iterator<Item = usize> {
         bits &= bits - 1;
         Some(kind)
     })
+}
+
+/// The kinds each of `players` holds at least one of in `hands`, as bits.
+fn held_kinds(hands: &[u8], players: usize, kinds: usize) -> Vec<u64> {
+    (0..players)
+        .map(|player| {
+            (0..kinds)
+                .filter(|&kind| hands.get(player * kinds + kind).is_some_and(|&n| n > 0))
+                .fold(0, |bits, kind| bits | 1 << kind)
+        })
+        .collect()
 }

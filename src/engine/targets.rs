@@ -66,6 +66,10 @@ impl Position<'_> {
         for &(line, mode) in &sorted.rides {
             reached(bits.reach::<B>(line, from, sides.occupied), mode);
         }
+        // Most pieces have neither: asked first, their loops cost such a piece nothing.
+        if sorted.lame_steps.is_empty() && sorted.others.is_empty() {
+            return (empty, enemies);
+        }
         for step in &sorted.lame_steps {
             if (step.from_zone).is_some_and(|z| !rules.zones.contains(z, player, from)) {
                 continue;
