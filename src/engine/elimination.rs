@@ -9,16 +9,29 @@
 //! here, and [`Position::ending`] reports it.
 
 use super::position::{Out, Position};
-use super::turn::Turn;
+use super::turn::{PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::{EMPTY, EndCondition, Legality, NO_SQUARE, Outcome, Sq};
+
+/// The other players whose royal piece the player after a position's mover does not attack
+/// there, found once for all the mover's turns, which perft and search make one after
+/// another: for each, the player, their royal square, and the squares on which a piece
+/// arriving or leaving could change that (see [`Position::exposure`]), as two words.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SpareMemo {
+    /// The position they were found in: its hash, occupied squares and depth.
+    key: (u64, [u64; 2], usize),
+    attacker: usize,
+    spared: Vec<(usize, Sq, [u64; 2])>,
+}
 
 impl Position<'_> {
     /// Settles the start of the turn. `passed` is the square a piece passed on the turn just
     /// made and `victim` where that piece stands: en passant belongs to whoever plays next.
     /// `mover` made that turn, legally, if known: the legality that kept their royal piece
-    /// from the player now to move spares testing it again.
-    pub(super) fn start_turn(&mut self, passed: Sq, victim: Sq, mover: Option<usize>) {
+    /// from the player now to move spares testing it again, as does `spared`, the players
+    /// known not to be attacked by the player to move (see [`Position::spared_after`]).
+    pub(super) fn start_turn(&mut self, passed: Sq, victim: Sq, mover: Option<usize>, spared: u32) {
         if !self.rules.derived.eliminates {
             return;
         }
@@ -28,8 +41,9 @@ impl Position<'_> {
             self.rules.derived.legality,
             Legality::Pins | Legality::MakeAndTest
         );
-        let mut unattacked = mover.filter(|&m| tested && self.next_player(m) == first);
-        while self.players_in() > 1 && self.take_out_losers(unattacked.take()) {}
+        let unattacked = mover.filter(|&m| tested && self.next_player(m) == first);
+        let mut spared = spared | unattacked.map_or(0, |m| 1 << m);
+        while self.players_in() > 1 && self.take_out_losers(std::mem::take(&mut spared)) {}
         if self.to_move != first {
             // The turns generated for the player to move did not have this right yet.
             self.forget_ready();
@@ -47,9 +61,9 @@ impl Position<'_> {
     }
 
     /// Applies the end rules up to the last `lose` rule to the player to move; true when
-    /// that player was taken out and the turn passed on. `unattacked` is a player whose royal
-    /// piece the player to move is known not to attack.
-    fn take_out_losers(&mut self, mut unattacked: Option<usize>) -> bool {
+    /// that player was taken out and the turn passed on. `spared` are players whose royal
+    /// piece the player to move is known not to attack, as bits.
+    fn take_out_losers(&mut self, mut spared: u32) -> bool {
         let rules = self.rules;
         let Some(last) = rules
             .endings
@@ -63,7 +77,7 @@ impl Position<'_> {
         let mut taken_out = false;
         for (index, &(outcome, condition)) in rules.endings.rules[..=last].iter().enumerate() {
             if (outcome, condition) == (Outcome::Lose, EndCondition::Exposed) {
-                self.take_out_exposed(index, unattacked.take());
+                self.take_out_exposed(index, std::mem::take(&mut spared));
                 if self.players_in() <= 1 {
                     break;
                 }
@@ -115,12 +129,12 @@ impl Position<'_> {
     }
 
     /// Takes out every other player whose royal piece the player to move attacks, until no
-    /// player left is attacked; `unattacked` is not tested the first time (an army taken off
-    /// may open a line to it).
-    fn take_out_exposed(&mut self, rule: usize, mut unattacked: Option<usize>) {
+    /// player left is attacked; those in `spared` are not tested the first time (an army
+    /// taken off may open a line to them).
+    fn take_out_exposed(&mut self, rule: usize, mut spared: u32) {
         let mover = self.to_move;
         loop {
-            let exposed = self.exposed_players(mover, unattacked.take());
+            let exposed = self.exposed_players(mover, std::mem::take(&mut spared));
             if exposed == 0 {
                 return;
             }
@@ -130,11 +144,11 @@ impl Position<'_> {
         }
     }
 
-    /// The other players still in, but `unattacked`, whose royal piece `mover` attacks, as
-    /// bits.
-    pub(super) fn exposed_players(&self, mover: usize, unattacked: Option<usize>) -> u32 {
+    /// The other players still in, but those in `spared`, whose royal piece `mover` attacks,
+    /// as bits.
+    pub(super) fn exposed_players(&self, mover: usize, spared: u32) -> u32 {
         self.players_still_in()
-            .filter(|&p| p != mover && Some(p) != unattacked)
+            .filter(|&p| p != mover && spared & (1 << p) == 0)
             .filter(|&p| self.royal_attacked_by(p, mover))
             .fold(0, |bits, p| bits | 1 << p)
     }
@@ -170,5 +184,67 @@ impl Position<'_> {
             rule: rule as u8,
             by: by as u8,
         });
+    }
+
+    /// The player who plays after `mover` once `turn` is made, and the other players that
+    /// player is then sure not to attack, as bits: those not attacked now, where the turn is
+    /// a lone move or drop that neither leaves nor enters a square that could change that and
+    /// takes nothing but the piece it lands on.
+    pub(super) fn spared_after(&mut self, turn: &Turn, mover: usize) -> (usize, u32) {
+        let rules = self.rules;
+        let &[part] = turn.parts() else {
+            return (mover, 0);
+        };
+        let lone = matches!(part.kind, PartKind::Move | PartKind::Drop)
+            && part.to != self.ep
+            && rules.captures.explosion.is_none()
+            && rules.captures.custodian.is_empty()
+            && rules.pieces.converts.is_empty()
+            && rules.bits.words() <= 2
+            && (rules.endings.rules).contains(&(Outcome::Lose, EndCondition::Exposed));
+        if !lone {
+            return (mover, 0);
+        }
+        at_width!(rules, B => self.remember_spared::<B>(mover));
+        let clear = |exposure: &[u64; 2], sq: Sq| {
+            sq == NO_SQUARE || (exposure[usize::from(sq >= 64)] >> (sq % 64)) & 1 == 0
+        };
+        let memo = &self.spare_memo;
+        let spared = (memo.spared.iter())
+            .filter(|(_, royal, exposure)| {
+                part.to != *royal && clear(exposure, part.to) && clear(exposure, part.from)
+            })
+            .fold(0, |bits, &(player, ..)| bits | 1 << player);
+        (memo.attacker, spared)
+    }
+
+    /// Finds [`SpareMemo`] for `mover`'s turns in the position, unless it was found already.
+    fn remember_spared<B: Bitboard>(&mut self, mover: usize) {
+        let key = (self.hash, self.occupied::<B>().two_words(), self.depth());
+        if self.spare_memo.key == key {
+            return;
+        }
+        let attacker = self.next_player(mover);
+        let mut spared = std::mem::take(&mut self.spare_memo.spared);
+        spared.clear();
+        let others = self
+            .players_still_in()
+            .filter(|&p| p != mover && p != attacker);
+        for player in others {
+            let royals = self.royal_set::<B>(player);
+            if royals.count() != 1 {
+                continue;
+            }
+            let royal = royals.lowest();
+            if !self.attacked_in::<B>(royal, attacker, self.occupied(), !B::NONE) {
+                let exposure = self.exposure::<B>(royal, attacker).two_words();
+                spared.push((player, royal, exposure));
+            }
+        }
+        self.spare_memo = SpareMemo {
+            key,
+            attacker,
+            spared,
+        };
     }
 }

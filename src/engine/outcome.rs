@@ -139,7 +139,7 @@ impl<'r> Position<'r> {
     fn subjects(&mut self, condition: EndCondition, turns: &[Turn]) -> u32 {
         let mover = 1 << self.to_move;
         match condition {
-            EndCondition::Exposed => self.exposed_players(self.to_move, None),
+            EndCondition::Exposed => self.exposed_players(self.to_move, 0),
             EndCondition::Reaches { kinds, zone, goal } => {
                 self.goal_players(kinds, zone, goal, turns)
             }

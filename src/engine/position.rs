@@ -2,6 +2,7 @@
 //! clocks, and an incremental hash. Turns are made in place: every change a turn makes is
 //! written to one journal and undone from it, so searching allocates nothing per move.
 
+use super::elimination::SpareMemo;
 use super::setup::Setup;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::{Bitboard, Masks};
@@ -106,6 +107,7 @@ pub struct Position<'r> {
     journal: Vec<Change>,
     /// Move lists reused by the turn programs' steps.
     pub(super) scratch: Vec<Vec<Turn>>,
+    pub(super) spare_memo: SpareMemo,
     /// The legal turns of the player to move, when the start of the turn already generated
     /// them, with the depth of made turns they belong to.
     pub(super) ready: Option<(usize, Vec<Turn>)>,
@@ -167,6 +169,7 @@ impl<'r> Position<'r> {
             undo: Vec::with_capacity(64),
             journal: Vec::with_capacity(256),
             scratch: Vec::new(),
+            spare_memo: SpareMemo::default(),
             ready: None,
             lists_next: false,
             ready_count: None,
@@ -261,7 +264,7 @@ impl<'r> Position<'r> {
     /// piece now on `victim` (`NO_SQUARE` for none). Nothing of it can be unmade.
     pub(super) fn begin_turn(&mut self, passed: Sq, victim: Sq) {
         self.forget_ready();
-        self.start_turn(passed, victim, None);
+        self.start_turn(passed, victim, None, 0);
         self.confirm_en_passant();
         self.journal.clear();
     }
@@ -749,12 +752,26 @@ impl<'r> Position<'r> {
     /// more than two players, taking out the players who lose there).
     pub fn make(&mut self, turn: &Turn) {
         let mover = self.to_move;
-        self.make_as(turn, mover);
-        if self.rules.derived.eliminates {
-            let victim = turn.last_move().map_or(NO_SQUARE, |m| m.to);
-            self.start_turn(turn.passed, victim, Some(mover));
+        match self.rules.derived.eliminates {
+            true => self.make_eliminating(turn, mover),
+            false => self.make_as(turn, mover),
         }
         self.confirm_en_passant();
+    }
+
+    /// Makes a turn of `mover` where a turn may take players out, and settles the start of
+    /// the next. Out of line, so that `make` stays small where it is inlined.
+    #[inline(never)]
+    fn make_eliminating(&mut self, turn: &Turn, mover: usize) {
+        let (attacker, spared) = self.spared_after(turn, mover);
+        self.make_as(turn, mover);
+        let victim = turn.last_move().map_or(NO_SQUARE, |m| m.to);
+        // Found for the player who was to play next, and only for them.
+        let spared = match attacker == self.to_move {
+            true => spared,
+            false => 0,
+        };
+        self.start_turn(turn.passed, victim, Some(mover), spared);
     }
 
     /// Makes a turn of `mover`, who need not be the player to move (to test a turn of
