@@ -251,16 +251,7 @@ fn mobility_counts_only_where_reach_is_threat() {
 #[test]
 fn an_exchange_counts_the_pieces_behind_the_first() {
     let rules = ruleset("chess");
-    let value = |name: &str| match name {
-        "Pawn" => 100,
-        "Knight" | "Bishop" => 300,
-        "Rook" => 500,
-        "Queen" => 900,
-        _ => 0,
-    };
-    let values: Vec<i32> = rules.pieces.kinds.iter().map(|k| value(&k.name)).collect();
-    let royal: Vec<bool> = rules.pieces.kinds.iter().map(|k| k.royal).collect();
-    let values = fairy::engine::ExchangeValues::new(&values, &royal);
+    let values = classical_exchange_values(&rules);
     let exchange = |position: &str, text: &str| {
         let mut position = fen::read(&rules, position).expect("a valid position");
         let turn = moves::read(&mut position, text).expect("a legal move");
@@ -274,4 +265,44 @@ fn an_exchange_counts_the_pieces_behind_the_first() {
     // A King takes back only where nothing else can take it there.
     assert_eq!(exchange("8/8/8/3pk3/8/8/8/3QK3 w - - 0 1", "d1d5"), -800);
     assert_eq!(exchange("8/8/8/R2pk3/8/8/8/3QK3 w - - 0 1", "d1d5"), 100);
+}
+
+/// Chess's classical values, for exchanges whose results a reader can check by hand.
+fn classical_exchange_values(rules: &fairy::compile::Ruleset) -> fairy::engine::ExchangeValues {
+    let value = |name: &str| match name {
+        "Pawn" => 100,
+        "Knight" | "Bishop" => 300,
+        "Rook" => 500,
+        "Queen" => 900,
+        _ => 0,
+    };
+    let values: Vec<i32> = rules.pieces.kinds.iter().map(|k| value(&k.name)).collect();
+    let royal: Vec<bool> = rules.pieces.kinds.iter().map(|k| k.royal).collect();
+    fairy::engine::ExchangeValues::new(&values, &royal)
+}
+
+/// What the player to move wins by taking on a square: the exchange from its least valuable
+/// attacker, or nothing where taking there does not pay.
+#[test]
+fn taking_on_a_square_starts_with_the_least_valuable_attacker() {
+    let rules = ruleset("chess");
+    let values = classical_exchange_values(&rules);
+    // The square is the one `capture` lands on; the exchange need not start with it.
+    let exchange_on = |position: &str, capture: &str| {
+        let mut position = fen::read(&rules, position).expect("a valid position");
+        let turn = moves::read(&mut position, capture).expect("a legal capture");
+        position.exchange_on(turn.main().to, &values)
+    };
+    // The Pawn takes the Queen (not the Rook, whose capture is read), and the Rook takes it back.
+    assert_eq!(
+        exchange_on("3rk3/8/4p3/3Q4/8/8/3R4/4K3 b - - 0 1", "d8d5"),
+        800
+    );
+    // A Queen guarded by a Rook, attacked only by a Rook: taking wins 900 - 500.
+    assert_eq!(
+        exchange_on("3rk3/8/8/3Q4/8/8/3R4/4K3 b - - 0 1", "d8d5"),
+        400
+    );
+    // A Pawn guarded by a Pawn, attacked only by a Queen: taking does not pay.
+    assert_eq!(exchange_on("3qk3/8/8/3P4/4P3/8/8/4K3 b - - 0 1", "d8d5"), 0);
 }

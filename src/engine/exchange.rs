@@ -41,8 +41,26 @@ impl Position<'_> {
         at_width!(self.rules, B => self.exchange_in::<B>(turn, values))
     }
 
+    /// What the player to move wins by taking the piece on `sq`, the least valuable attacker
+    /// first, and following the exchange there: nothing if no capture there pays.
+    pub fn exchange_on(&self, sq: Sq, values: &ExchangeValues) -> i32 {
+        at_width!(self.rules, B => self.exchange_on_in::<B>(sq, values))
+    }
+
+    fn exchange_on_in<B: Bitboard>(&self, sq: Sq, values: &ExchangeValues) -> i32 {
+        let occupied = self.occupied::<B>();
+        (self.cheapest_attacker::<B>(sq, self.to_move, occupied, values))
+            .map_or(0, |from| self.exchange_from::<B>(from, sq, values).max(0))
+    }
+
     fn exchange_in<B: Bitboard>(&self, turn: &Turn, values: &ExchangeValues) -> i32 {
         let main = turn.main();
+        self.exchange_from::<B>(main.from, main.to, values)
+    }
+
+    /// What the player to move wins by the end of the exchange that its piece on `from`
+    /// starts by taking on `to`.
+    fn exchange_from<B: Bitboard>(&self, from: Sq, to: Sq, values: &ExchangeValues) -> i32 {
         let worth = |sq: Sq| {
             (self.piece(self.board[sq as usize])).map_or(0, |(kind, _)| values.values[kind])
         };
@@ -50,13 +68,13 @@ impl Position<'_> {
         let sides = [self.next_player(mover), mover];
         // gains[n]: what the side making the nth capture has won, if the other stops there.
         let mut gains = [0; MAX_EXCHANGE];
-        gains[0] = worth(main.to);
-        let mut standing_there = worth(main.from);
-        let mut occupied = self.occupied::<B>() & !B::bit(main.from);
+        gains[0] = worth(to);
+        let mut standing_there = worth(from);
+        let mut occupied = self.occupied::<B>() & !B::bit(from);
         let mut depth = 0;
         while depth + 1 < MAX_EXCHANGE {
             let side = sides[depth % 2];
-            let Some(taker) = self.cheapest_attacker::<B>(main.to, side, occupied, values) else {
+            let Some(taker) = self.cheapest_attacker::<B>(to, side, occupied, values) else {
                 break;
             };
             depth += 1;
