@@ -42,30 +42,45 @@ impl Position<'_> {
     }
 
     /// What the player to move wins by taking the piece on `sq`, the least valuable attacker
-    /// first, and following the exchange there: nothing if no capture there pays.
+    /// first, and following the exchange there with the piece's owner (other players stand
+    /// aside): nothing if no capture there pays, or the piece is the mover's own.
     pub fn exchange_on(&self, sq: Sq, values: &ExchangeValues) -> i32 {
         at_width!(self.rules, B => self.exchange_on_in::<B>(sq, values))
     }
 
     fn exchange_on_in<B: Bitboard>(&self, sq: Sq, values: &ExchangeValues) -> i32 {
+        let Some((_, owner)) = self.piece(self.board[sq as usize]) else {
+            return 0;
+        };
+        if owner == self.to_move {
+            return 0;
+        }
         let occupied = self.occupied::<B>();
-        (self.cheapest_attacker::<B>(sq, self.to_move, occupied, values))
-            .map_or(0, |from| self.exchange_from::<B>(from, sq, values).max(0))
+        let sides = [owner, self.to_move];
+        (self.cheapest_attacker::<B>(sq, self.to_move, occupied, values)).map_or(0, |from| {
+            self.exchange_from::<B>(from, sq, sides, values).max(0)
+        })
     }
 
     fn exchange_in<B: Bitboard>(&self, turn: &Turn, values: &ExchangeValues) -> i32 {
         let main = turn.main();
-        self.exchange_from::<B>(main.from, main.to, values)
+        let sides = [self.next_player(self.to_move), self.to_move];
+        self.exchange_from::<B>(main.from, main.to, sides, values)
     }
 
     /// What the player to move wins by the end of the exchange that its piece on `from`
-    /// starts by taking on `to`.
-    fn exchange_from<B: Bitboard>(&self, from: Sq, to: Sq, values: &ExchangeValues) -> i32 {
+    /// starts by taking on `to`, where `sides` take in turn after it: the one that takes
+    /// back first, then the player to move.
+    fn exchange_from<B: Bitboard>(
+        &self,
+        from: Sq,
+        to: Sq,
+        sides: [usize; 2],
+        values: &ExchangeValues,
+    ) -> i32 {
         let worth = |sq: Sq| {
             (self.piece(self.board[sq as usize])).map_or(0, |(kind, _)| values.values[kind])
         };
-        let mover = self.to_move;
-        let sides = [self.next_player(mover), mover];
         // gains[n]: what the side making the nth capture has won, if the other stops there.
         let mut gains = [0; MAX_EXCHANGE];
         gains[0] = worth(to);
