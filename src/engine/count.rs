@@ -222,7 +222,7 @@ impl Position<'_> {
         let mut guard = self.guard::<B>(player);
         // Without pins each target is tested on bitboards, which cannot follow a promotion
         // that adds or takes away a royal piece.
-        let tested = self.rules.derived.legality != Legality::Free && guard.pins.is_none();
+        let tested = self.rules.derived.legality != Legality::Free && guard.pins().is_none();
         if tested && self.rules.derived.royalty_changes {
             return None;
         }
@@ -320,7 +320,7 @@ impl Position<'_> {
     ) -> B {
         let rules = self.rules;
         let shifts = &rules.shifts;
-        let unpinned = match &guard.pins {
+        let unpinned = match guard.pins() {
             _ if rules.derived.legality == Legality::Free => !B::NONE,
             Some(pins) => !pins.pinned(),
             // A player without a royal piece (Horde's White) has none to expose.
@@ -386,7 +386,7 @@ impl Position<'_> {
         }
         let (empty, enemies) = self.piece_targets(from, code, player, sides);
         let free = rules.derived.legality == Legality::Free;
-        let allowed = match &guard.pins {
+        let allowed = match guard.pins() {
             _ if free => !B::NONE,
             // A promotion to a royal kind must be judged where the new royal piece stands.
             Some(_) if rules.derived.royalty_changes && self.crowns(code) => return None,

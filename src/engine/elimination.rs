@@ -23,6 +23,33 @@ pub(super) struct SpareMemo {
     key: (u64, [u64; 2], usize),
     attacker: usize,
     spared: Vec<(usize, Sq, [u64; 2])>,
+    /// The single royal piece of the player who plays next, where the player after them
+    /// (not the mover) does not attack it: the in-check test of the next position, which
+    /// every count and listing there makes first, is then mostly answered here.
+    next_safe: Option<SafeRoyal>,
+}
+
+/// A royal piece not attacked, and what a lone move of a third player must avoid to keep it
+/// so.
+#[derive(Clone, Copy, Debug)]
+struct SafeRoyal {
+    royal: Sq,
+    /// The squares on which a piece leaving or arriving could change that (see
+    /// [`Position::exposure`]), as two words.
+    exposure: [u64; 2],
+    /// Whether a piece arriving there can only block an attack: the attacker has no hoppers,
+    /// which a new hurdle lets capture, and no conditional captures.
+    arrival_blocks: bool,
+}
+
+/// What a lone turn leaves known about the next position (see [`Position::spared_after`]).
+pub(super) struct Spared {
+    /// The player who plays next.
+    pub attacker: usize,
+    /// The other players that player does not attack, as bits.
+    pub players: u32,
+    /// Whether that player's royal piece is not attacked by the player after them.
+    pub royal_safe: bool,
 }
 
 impl Position<'_> {
@@ -186,14 +213,20 @@ impl Position<'_> {
         });
     }
 
-    /// The player who plays after `mover` once `turn` is made, and the other players that
-    /// player is then sure not to attack, as bits: those not attacked now, where the turn is
-    /// a lone move or drop that neither leaves nor enters a square that could change that and
-    /// takes nothing but the piece it lands on.
-    pub(super) fn spared_after(&mut self, turn: &Turn, mover: usize) -> (usize, u32) {
+    /// The player who plays after `mover` once `turn` is made, the other players that
+    /// player is then sure not to attack, as bits, and whether that player's royal piece is
+    /// then sure not to be attacked by the player after them: those not attacked now, where
+    /// the turn is a lone move or drop that neither leaves nor enters a square that could
+    /// change that and takes nothing but the piece it lands on.
+    pub(super) fn spared_after(&mut self, turn: &Turn, mover: usize) -> Spared {
+        let nothing = Spared {
+            attacker: mover,
+            players: 0,
+            royal_safe: false,
+        };
         let rules = self.rules;
         let &[part] = turn.parts() else {
-            return (mover, 0);
+            return nothing;
         };
         let lone = matches!(part.kind, PartKind::Move | PartKind::Drop)
             && part.to != self.ep
@@ -203,7 +236,7 @@ impl Position<'_> {
             && rules.bits.words() <= 2
             && (rules.endings.rules).contains(&(Outcome::Lose, EndCondition::Exposed));
         if !lone {
-            return (mover, 0);
+            return nothing;
         }
         at_width!(rules, B => self.remember_spared::<B>(mover));
         let clear = |exposure: &[u64; 2], sq: Sq| {
@@ -215,7 +248,18 @@ impl Position<'_> {
                 part.to != *royal && clear(exposure, part.to) && clear(exposure, part.from)
             })
             .fold(0, |bits, &(player, ..)| bits | 1 << player);
-        (memo.attacker, spared)
+        // Arriving on a line only blocks it, and taking the attacker's piece only takes an
+        // attack away: where arrivals only block, leaving the lines is all that matters.
+        let royal_safe = memo.next_safe.is_some_and(|safe| {
+            part.to != safe.royal
+                && clear(&safe.exposure, part.from)
+                && (safe.arrival_blocks || clear(&safe.exposure, part.to))
+        });
+        Spared {
+            attacker: memo.attacker,
+            players: spared,
+            royal_safe,
+        }
     }
 
     /// Finds [`SpareMemo`] for `mover`'s turns in the position, unless it was found already.
@@ -245,6 +289,32 @@ impl Position<'_> {
             key,
             attacker,
             spared,
+            next_safe: self.safe_royal::<B>(attacker, mover),
         };
+    }
+
+    /// The single royal piece of `player`, when the player after them, who is not `mover`,
+    /// does not attack it, with what could change that.
+    fn safe_royal<B: Bitboard>(&self, player: usize, mover: usize) -> Option<SafeRoyal> {
+        let rules = self.rules;
+        let after = self.next_player(player);
+        // The mover's own turn changes the attacker's pieces: nothing is known then.
+        if after == mover || rules.derived.legality != Legality::Pins {
+            return None;
+        }
+        let royals = self.royal_set::<B>(player);
+        if royals.count() != 1 {
+            return None;
+        }
+        let royal = royals.lowest();
+        if self.attacked_in::<B>(royal, after, self.occupied(), !B::NONE) {
+            return None;
+        }
+        let attacks = &rules.pieces.attacks[after];
+        Some(SafeRoyal {
+            royal,
+            exposure: self.exposure::<B>(royal, after).two_words(),
+            arrival_blocks: attacks.hops.is_empty() && attacks.conditional.is_empty(),
+        })
     }
 }

@@ -19,8 +19,9 @@ pub(super) struct Guard<B> {
     /// No royal piece is attacked and attacks are plain: a move of another piece is safe
     /// unless it breaks a pin or promotes to a royal kind, and a plain drop is safe.
     pub quiet: bool,
-    /// The pins against every royal piece, when quiet and not too many to hold.
-    pub pins: Option<Pins<B>>,
+    /// The pins against every royal piece, found when quiet and not too many to hold (see
+    /// [`Guard::pins`]).
+    pin_list: Pins<B>,
     /// Without pins, the squares where a piece leaving or arriving might expose the royal
     /// piece (the lines and lame paths of the attacks on it), when it is single and not
     /// attacked; a move that touches none of them is safe.
@@ -33,6 +34,12 @@ pub(super) struct Guard<B> {
 }
 
 impl<B: Bitboard> Guard<B> {
+    /// The pins against every royal piece, when quiet and not too many to hold.
+    #[inline(always)]
+    pub fn pins(&self) -> Option<&Pins<B>> {
+        self.pin_list.found()
+    }
+
     /// Whether `part`, a plain move or drop of a piece that is not royal, is known to leave
     /// the attacked royal piece attacked: it lands on and leaves none of the squares that
     /// could lift the attack.
@@ -142,19 +149,28 @@ impl<'r> Position<'r> {
         let quiet = self.rules.derived.legality == Legality::Pins
             && royals.any()
             && apart
-            && !royals.squares().any(|sq| self.attacked(sq, attacker));
-        let pins = match quiet {
-            true => self.pins::<B>(royals, player, attacker),
-            false => None,
-        };
+            && (self.royal_known_safe(player)
+                || !royals.squares().any(|sq| self.attacked(sq, attacker)));
+        // Made in place, field by field: the pins are many words, and a guard is made on
+        // every count.
         Guard {
             royals,
             royal,
             quiet,
-            pins,
+            pin_list: match quiet {
+                true => self.pins(royals, player, attacker),
+                false => Pins::unfound(),
+            },
             exposed: None,
             evasions: None,
         }
+    }
+
+    /// Whether `player`, to move, has a royal piece the turn that led here proved unattacked
+    /// (see [`Position::spared_after`]).
+    #[inline]
+    fn royal_known_safe(&self, player: usize) -> bool {
+        player == self.to_move && self.safe_royal_at == Some((self.hash, self.depth()))
     }
 
     /// Whether `turn` leaves `player`'s royal pieces safe: a plain move of a piece that neither
@@ -172,7 +188,7 @@ impl<'r> Position<'r> {
             PartKind::Move | PartKind::Promote
                 if single && !guard.royals.has(main.from) && !self.crowned(main) =>
             {
-                match (&guard.pins, guard.exposed) {
+                match (guard.pins(), guard.exposed) {
                     (Some(pins), _) => pins.allows(main.from, main.to, &self.rules.bits),
                     // Not in check, a move that neither leaves nor enters a square on the
                     // lines and paths of the attacks on the royal piece, and takes no piece
@@ -200,7 +216,7 @@ impl<'r> Position<'r> {
     /// squares where a piece, leaving or arriving, might expose it (when it is not attacked)
     /// or lift the attack on it (when it is).
     pub(super) fn expose<B: Bitboard>(&self, guard: &mut Guard<B>, player: usize) {
-        let tested = self.rules.derived.legality != Legality::Free && guard.pins.is_none();
+        let tested = self.rules.derived.legality != Legality::Free && guard.pins().is_none();
         let attacker = self.next_player(player);
         if !tested || guard.royal == NO_SQUARE {
             return;

@@ -4,7 +4,7 @@
 
 use super::Position;
 use crate::bitboard::Bitboard;
-use crate::compile::{BitTables, NO_SQUARE, Sq};
+use crate::compile::{BitTables, Sq};
 
 /// More pins than this (only possible with many riders) and the caller tests every move.
 const MAX_PINS: usize = 16;
@@ -16,6 +16,8 @@ pub(super) struct Pins<B> {
     pinned: B,
     pins: [Pin; MAX_PINS],
     len: usize,
+    /// Whether the pins were looked for and all held.
+    found: bool,
 }
 
 /// The piece on `piece`, pinned along `line` from the royal piece on `royal` by the piece on
@@ -29,11 +31,12 @@ struct Pin {
 }
 
 impl Pin {
-    const NONE: Pin = Pin {
-        piece: NO_SQUARE,
-        royal: NO_SQUARE,
+    /// A pin not yet found; all zeros, so that a list of them is cheap to clear.
+    const UNSET: Pin = Pin {
+        piece: 0,
+        royal: 0,
         line: 0,
-        pinner: NO_SQUARE,
+        pinner: 0,
     };
 
     /// The squares the pinned piece may stand on: its line from the royal piece up to the
@@ -46,6 +49,24 @@ impl Pin {
 }
 
 impl<B: Bitboard> Pins<B> {
+    /// No pins, not looked for.
+    #[inline(always)]
+    pub fn unfound() -> Self {
+        // Only the pins up to `len` are read: the array's first values do not matter.
+        Pins {
+            pinned: B::NONE,
+            pins: [Pin::UNSET; MAX_PINS],
+            len: 0,
+            found: false,
+        }
+    }
+
+    /// The pins, where they were found.
+    #[inline(always)]
+    pub fn found(&self) -> Option<&Self> {
+        self.found.then_some(self)
+    }
+
     /// The squares the piece on `from` may move to without breaking a pin it is under.
     #[inline(always)]
     pub fn allowed(&self, from: Sq, bits: &BitTables) -> B {
@@ -71,22 +92,13 @@ impl<B: Bitboard> Pins<B> {
 
 impl Position<'_> {
     /// The pieces of `player` pinned against the royal pieces on `royals` by `attacker`'s
-    /// sliders; `None` if there are too many pins to hold.
-    pub(super) fn pins<B: Bitboard>(
-        &self,
-        royals: B,
-        player: usize,
-        attacker: usize,
-    ) -> Option<Pins<B>> {
-        let mut pins = Pins {
-            pinned: B::NONE,
-            pins: [Pin::NONE; MAX_PINS],
-            len: 0,
-        };
-        for royal in royals.squares() {
-            self.add_pins(royal, player, attacker, &mut pins)?;
-        }
-        Some(pins)
+    /// sliders; unfound if there are too many pins to hold.
+    pub(super) fn pins<B: Bitboard>(&self, royals: B, player: usize, attacker: usize) -> Pins<B> {
+        let mut pins = Pins::unfound();
+        pins.found = royals
+            .squares()
+            .all(|royal| self.add_pins(royal, player, attacker, &mut pins).is_some());
+        pins
     }
 
     /// Adds the pieces of `player` pinned against the royal piece on `royal`; `None` if there

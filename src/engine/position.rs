@@ -108,6 +108,10 @@ pub struct Position<'r> {
     /// Move lists reused by the turn programs' steps.
     pub(super) scratch: Vec<Vec<Turn>>,
     pub(super) spare_memo: SpareMemo,
+    /// The position (hash and depth) where the royal piece of the player to move is known,
+    /// from the turn that led there, not to be attacked by the next player: taking a player
+    /// out changes the hash, and so forgets it.
+    pub(super) safe_royal_at: Option<(u64, usize)>,
     /// The legal turns of the player to move, when the start of the turn already generated
     /// them, with the depth of made turns they belong to.
     pub(super) ready: Option<(usize, Vec<Turn>)>,
@@ -170,6 +174,7 @@ impl<'r> Position<'r> {
             journal: Vec::with_capacity(256),
             scratch: Vec::new(),
             spare_memo: SpareMemo::default(),
+            safe_royal_at: None,
             ready: None,
             lists_next: false,
             ready_count: None,
@@ -763,12 +768,14 @@ impl<'r> Position<'r> {
     /// the next. Out of line, so that `make` stays small where it is inlined.
     #[inline(never)]
     fn make_eliminating(&mut self, turn: &Turn, mover: usize) {
-        let (attacker, spared) = self.spared_after(turn, mover);
+        let spared = self.spared_after(turn, mover);
         self.make_as(turn, mover);
         let victim = turn.last_move().map_or(NO_SQUARE, |m| m.to);
         // Found for the player who was to play next, and only for them.
-        let spared = match attacker == self.to_move {
-            true => spared,
+        let next = spared.attacker == self.to_move;
+        self.safe_royal_at = (next && spared.royal_safe).then(|| (self.hash, self.depth()));
+        let spared = match next {
+            true => spared.players,
             false => 0,
         };
         self.start_turn(turn.passed, victim, Some(mover), spared);
