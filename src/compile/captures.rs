@@ -18,6 +18,9 @@ pub struct Captures {
     /// Per player, the opposite of each custodian line, in the same order: one step of it
     /// leads from the captured piece back to the square of the piece that arrives.
     pub custodian_back: Vec<Vec<u16>>,
+    /// Per player, each custodian line with its opposite: read for every position where
+    /// removals are judged, so paired once here rather than on each reading.
+    custodian_paired: Vec<Vec<(u16, u16)>>,
     /// A capture explodes: the capturing piece and every piece next to the capture square
     /// are removed, but for some kinds. `None` when captures do not explode.
     pub explosion: Option<Explosion>,
@@ -37,22 +40,25 @@ pub struct Explosion {
 impl Captures {
     /// `player`'s custodian lines, each with its opposite.
     pub fn custodian_pairs(&self, player: usize) -> impl Iterator<Item = (u16, u16)> + '_ {
-        let lines = self.custodian.get(player).into_iter().flatten();
-        lines.copied().zip(
-            self.custodian_back
-                .get(player)
-                .into_iter()
-                .flatten()
-                .copied(),
-        )
+        self.custodian_paired
+            .get(player)
+            .into_iter()
+            .flatten()
+            .copied()
     }
 
     pub fn new(checked: &Checked, geometry: &mut Geometry, players: &Players) -> Captures {
+        let custodian = custodian_lines(checked, geometry, players, 1);
+        let custodian_back = custodian_lines(checked, geometry, players, -1);
+        let custodian_paired = (custodian.iter().zip(&custodian_back))
+            .map(|(lines, backs)| lines.iter().copied().zip(backs.iter().copied()).collect())
+            .collect();
         Captures {
             to_hand: checked.captures.to_hand,
             compulsory: checked.captures.compulsory,
-            custodian: custodian_lines(checked, geometry, players, 1),
-            custodian_back: custodian_lines(checked, geometry, players, -1),
+            custodian,
+            custodian_back,
+            custodian_paired,
             explosion: (checked.captures.explodes.as_ref()).map(|(spared, immune)| Explosion {
                 spared: kinds_of(&checked.forms, spared),
                 immune: kinds_of(&checked.forms, immune),

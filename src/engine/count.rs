@@ -153,6 +153,10 @@ impl Position<'_> {
                         count += u64::from(quiet.count());
                     }
                     one_by_one &= !quiet;
+                } else {
+                    let proven = self.royal_moves_proven(&proof, from, empty & judged);
+                    count += u64::from(proven.count());
+                    one_by_one &= !proven;
                 }
                 for to in one_by_one.squares() {
                     let part = Part {

@@ -479,15 +479,16 @@ impl<'r> Position<'r> {
     /// The squares of `player`'s pieces of the kinds in `kinds`.
     #[inline(always)]
     pub(super) fn kinds_set<B: Bitboard>(&self, player: usize, kinds: u64) -> B {
-        if kinds == self.rules.pieces.all() {
-            return self.player_set(player);
-        }
+        // One kind first, the commonest ask (a royal piece): no mask of every kind to work out.
         if kinds.is_power_of_two() {
             return self.code_set(
                 self.rules
                     .pieces
                     .code(kinds.trailing_zeros() as usize, player),
             );
+        }
+        if kinds == self.rules.pieces.all() {
+            return self.player_set(player);
         }
         let mut set = B::NONE;
         let mut rest = kinds;

@@ -327,6 +327,33 @@ impl<'r> Position<'r> {
             .flatten()
     }
 
+    /// Of `landings`, the squares the proof covers for a quiet move of the piece on `from`,
+    /// those where a quiet move of the royal piece is proven legal at once: no piece the next
+    /// player may move stands near enough to take it there (the answer
+    /// [`Position::quiet_move`] reads), and no placement a check allows them could help.
+    /// Most of the royal piece's moves are such; none unless `from` holds it and the proof
+    /// covers that square.
+    pub(super) fn royal_moves_proven<B: Bitboard>(
+        &self,
+        proof: &QuietProof<B>,
+        from: Sq,
+        landings: B,
+    ) -> B {
+        if from != proof.royal || proof.touchy.has(from) || proof.remover.kinds == 0 {
+            return B::NONE;
+        }
+        let bits = &self.rules.bits;
+        let remover = &proof.remover;
+        let movers = self.kinds_set::<B>(remover.player, remover.kinds);
+        let out_of_reach = |to: Sq| {
+            (bits.next_to_reach::<B>(to) & movers).is_empty()
+                && !self.placement_helps(proof.placements, to, remover.player)
+        };
+        (landings.squares())
+            .filter(|&to| out_of_reach(to))
+            .fold(B::NONE, |set, to| set | B::bit(to))
+    }
+
     /// Whether `part`, a move of `player` that captures nothing, is proven legal or illegal
     /// by `proof`; no answer where it touches a square the proof does not cover or sets off a
     /// trigger. A move of the royal piece is judged by reading the replies to it on its new
