@@ -27,6 +27,9 @@ pub(super) struct QuietProof<B> {
     removable: bool,
     /// That player, as their removals read the board, for a quiet move of the royal piece.
     remover: Mover<B>,
+    /// Their pieces of the kinds they may move: a quiet move of the royal piece out of reach
+    /// of them all is safe, with nothing more to read.
+    movers: B,
     /// The squares a quiet move may neither leave nor enter: where the next player's removal
     /// reads the board, and, where being in check shapes their turn (a placement it allows),
     /// near their royal piece.
@@ -102,6 +105,9 @@ impl<'r> Position<'r> {
         at_width!(self.rules, B => self.removal_in::<B>(victim, by, plans))
     }
 
+    /// Inlined, so that the usual answer, a plain move with nothing near, costs no call: every
+    /// turn made asks it where a counter counts checks.
+    #[inline(always)]
     fn removal_in<B: Bitboard>(
         &mut self,
         victim: usize,
@@ -116,6 +122,18 @@ impl<'r> Position<'r> {
         if plans.is_none() && self.nothing_near::<B>(royal, by) {
             return Some(false);
         }
+        self.removal_read::<B>(royal, victim, by, plans)
+    }
+
+    /// [`Position::removal_in`] past its quick answers: the remover set up and its moves read.
+    #[inline(never)]
+    fn removal_read<B: Bitboard>(
+        &mut self,
+        royal: Sq,
+        victim: usize,
+        by: usize,
+        plans: Option<&'r [Plan]>,
+    ) -> Option<bool> {
         let (mover, placement) = self.remover::<B>(by, plans)?;
         let unplaced = placement.is_none_or(|step| step.optional);
         Some(
@@ -240,6 +258,33 @@ impl<'r> Position<'r> {
         }
     }
 
+    /// The squares beside `royal` on which a piece of `by` arriving would take it by custodian
+    /// capture, a piece of theirs standing beyond it.
+    fn custodian_landings<B: Bitboard>(&self, royal: Sq, by: usize) -> B {
+        if !self.partner_beyond::<B>(royal, by) {
+            return B::NONE;
+        }
+        let rules = self.rules;
+        let own = self.player_set::<B>(by);
+        let mut landings = B::NONE;
+        for (line, back) in rules.captures.custodian_pairs(by) {
+            let beside = rules.geometry.step(back, royal);
+            if beside != NO_SQUARE && own.has(rules.geometry.step(line, royal)) {
+                landings |= B::bit(beside);
+            }
+        }
+        landings
+    }
+
+    /// Whether a piece of `by` stands next to `sq` along one of their custodian lines, as a
+    /// partner that could take a piece there: most of the time none does, and no line need be
+    /// followed.
+    fn partner_beyond<B: Bitboard>(&self, sq: Sq, by: usize) -> bool {
+        let rules = self.rules;
+        !rules.captures.custodian.is_empty()
+            && (rules.bits.flanked_from::<B>(by, sq) & self.player_set::<B>(by)).any()
+    }
+
     /// The proof of quiet turns for `player`, the player to move, where the rules move pieces
     /// by steps and leaps alone and the board allows one.
     pub(super) fn quiet_proof<B: Bitboard>(&mut self, player: usize) -> Option<QuietProof<B>> {
@@ -259,17 +304,11 @@ impl<'r> Position<'r> {
         // No trigger of theirs is near (see above), so only a move onto the royal piece or
         // next to it can remove it, here or after a quiet move of it.
         let removable = self.removes_beside(royal, &remover);
-        let own = self.player_set::<B>(opponent);
-        let mut touchy = B::NONE;
-        for (line, back) in rules.captures.custodian_pairs(opponent) {
-            let beside = rules.geometry.step(back, royal);
-            if beside != NO_SQUARE && own.has(rules.geometry.step(line, royal)) {
-                touchy |= B::bit(beside);
-            }
-        }
+        let touchy = self.custodian_landings::<B>(royal, opponent);
         let mut proof = QuietProof {
             royal,
             removable,
+            movers: self.kinds_set::<B>(opponent, remover.kinds),
             remover,
             touchy,
             approach: B::NONE,
@@ -339,19 +378,23 @@ impl<'r> Position<'r> {
         from: Sq,
         landings: B,
     ) -> B {
-        if from != proof.royal || proof.touchy.has(from) || proof.remover.kinds == 0 {
+        if from != proof.royal || proof.touchy.has(from) {
             return B::NONE;
         }
-        let bits = &self.rules.bits;
-        let remover = &proof.remover;
-        let movers = self.kinds_set::<B>(remover.player, remover.kinds);
-        let out_of_reach = |to: Sq| {
-            (bits.next_to_reach::<B>(to) & movers).is_empty()
-                && !self.placement_helps(proof.placements, to, remover.player)
+        let proven = |to: Sq| {
+            self.out_of_reach(proof, to)
+                && !self.placement_helps(proof.placements, to, proof.remover.player)
         };
         (landings.squares())
-            .filter(|&to| out_of_reach(to))
+            .filter(|&to| proven(to))
             .fold(B::NONE, |set, to| set | B::bit(to))
+    }
+
+    /// Whether no piece the next player may move stands near enough to `to` to take the royal
+    /// piece there, by replacement or by custodian capture: then
+    /// [`Position::removes_beside`] answers no, unread.
+    fn out_of_reach<B: Bitboard>(&self, proof: &QuietProof<B>, to: Sq) -> bool {
+        (self.rules.bits.next_to_reach::<B>(to) & proof.movers).is_empty()
     }
 
     /// Whether `part`, a move of `player` that captures nothing, is proven legal or illegal
@@ -377,6 +420,9 @@ impl<'r> Position<'r> {
         }
         if self.placement_helps(proof.placements, part.to, self.next_player(player)) {
             return None;
+        }
+        if self.out_of_reach(proof, part.to) {
+            return Some(true);
         }
         let mut remover = proof.remover;
         let moved = B::bit(part.from) | B::bit(part.to);
@@ -541,6 +587,9 @@ impl<'r> Position<'r> {
     /// Whether a move of `mover` lands beside the royal piece on `royal` along a custodian
     /// line with a piece of theirs beyond it, that piece not being the one that moves.
     fn intercepts<B: Bitboard>(&mut self, royal: Sq, mover: &Mover<B>) -> bool {
+        if !self.partner_beyond::<B>(royal, mover.player) {
+            return false;
+        }
         let rules = self.rules;
         let own = self.player_set::<B>(mover.player);
         rules
