@@ -110,7 +110,8 @@ pub fn compile(checked: &Checked) -> Result<Ruleset, Unsupported> {
         players.count(),
         pieces.kinds.len(),
         turns.phases.len(),
-    );
+    )
+    .with_counter_slots(players.count() * turns.counters.len());
     Ok(Ruleset {
         name: checked.game.clone(),
         geometry,

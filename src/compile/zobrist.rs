@@ -7,6 +7,10 @@ use crate::random::Random;
 /// Hand counts above this share a key; no variant holds that many of one kind.
 const HAND_SLOTS: usize = 64;
 
+/// Counter values below this have their keys mixed once, when the rules are compiled: a
+/// counter may change on every turn made. Higher values are mixed when asked.
+const KEYED_COUNTS: usize = 16;
+
 #[derive(Clone, Debug, Default)]
 pub struct Zobrist {
     squares: usize,
@@ -23,6 +27,8 @@ pub struct Zobrist {
     turn_seed: u64,
     /// Mixed with a counter's slot and value.
     counter_seed: u64,
+    /// The keys of the counter values below [`KEYED_COUNTS`], `[slot * KEYED_COUNTS + value]`.
+    counter_keys: Vec<u64>,
     /// Mixed with the square of an open gate.
     gate_seed: u64,
 }
@@ -54,8 +60,23 @@ impl Zobrist {
             swapped: extra[0],
             turn_seed: extra[1],
             counter_seed: extra[2],
+            counter_keys: Vec::new(),
             gate_seed: extra[3],
         }
+    }
+
+    /// The keys, mixed now, of the low values of `slots` counter slots.
+    pub fn with_counter_slots(mut self, slots: usize) -> Self {
+        self.counter_keys = (0..slots * KEYED_COUNTS)
+            .map(|i| {
+                keyed(
+                    self.counter_seed,
+                    i / KEYED_COUNTS,
+                    (i % KEYED_COUNTS) as u32,
+                )
+            })
+            .collect();
+        self
     }
 
     #[inline]
@@ -90,7 +111,12 @@ impl Zobrist {
     }
 
     pub fn counter(&self, slot: usize, value: u16) -> u64 {
-        keyed(self.counter_seed, slot, u32::from(value))
+        let value = usize::from(value);
+        let key = (value < KEYED_COUNTS)
+            .then(|| self.counter_keys.get(slot * KEYED_COUNTS + value))
+            .flatten();
+        key.copied()
+            .unwrap_or_else(|| keyed(self.counter_seed, slot, value as u32))
     }
 
     pub fn gate(&self, sq: u16) -> u64 {

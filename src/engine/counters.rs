@@ -46,6 +46,8 @@ impl<'r> Position<'r> {
         }
     }
 
+    // Inlined into the loop over the players: it is asked of each on every turn made.
+    #[inline]
     fn count_events_of(&mut self, player: usize, turn_events: &TurnEvents<'_>) {
         let counters = &self.rules.turns.counters;
         let mut checked = None;

@@ -130,7 +130,16 @@ impl<'r> Position<'r> {
 
     /// Whether an end condition holds for the player to move, who has `turns`.
     pub(super) fn holds(&mut self, condition: EndCondition, turns: &[Turn]) -> bool {
-        self.subjects(condition, turns) != 0
+        match condition {
+            EndCondition::Exposed
+            | EndCondition::Reaches { .. }
+            | EndCondition::Fewer { .. }
+            | EndCondition::Bare { .. }
+            | EndCondition::CounterReaches { .. } => self.subjects(condition, turns) != 0,
+            // About the player to move alone, asked of every position counted: no players to
+            // gather.
+            _ => self.holds_for_mover(condition, turns),
+        }
     }
 
     /// The players an end condition holds for, as bits, with the player to move having
@@ -153,15 +162,25 @@ impl<'r> Position<'r> {
         }
     }
 
-    /// Whether a condition about the player to move holds.
+    /// Whether a condition about the player to move holds. Inlined, with the conditions asked
+    /// of every position counted read here: the others need a larger frame.
+    #[inline]
     fn holds_for_mover(&mut self, condition: EndCondition, turns: &[Turn]) -> bool {
+        match condition {
+            EndCondition::RoyalCaptured => !self.has_royal(self.to_move),
+            EndCondition::Repeated(n) => self.occurrences() >= n,
+            _ => self.holds_otherwise(condition, turns),
+        }
+    }
+
+    /// [`Position::holds_for_mover`] for the conditions it does not read itself.
+    #[inline(never)]
+    fn holds_otherwise(&mut self, condition: EndCondition, turns: &[Turn]) -> bool {
         match condition {
             _ if condition.needs_only_stuck() => {
                 turns.is_empty() && self.holds_when_stuck(condition)
             }
             EndCondition::Extinct => self.has_no_pieces(self.to_move),
-            EndCondition::RoyalCaptured => !self.has_royal(self.to_move),
-            EndCondition::Repeated(n) => self.occurrences() >= n,
             EndCondition::Passed(n, count) => {
                 self.passes >= n && count.is_none_or(|fewer| self.outnumbered(fewer))
             }
