@@ -760,8 +760,8 @@ impl Searcher {
         // A check is searched a ply deeper (and never reduced), so that the replies to it, few
         // as they are, do not hide a mate or a loss of material behind the horizon. Not a
         // check that gives its piece away: where pieces can be dropped, most drops near the
-        // royal piece give check, and extending them all blew the tree up (crazyhouse at
-        // depth 8 searched three times the nodes, and lost 37.5% of games to this rule).
+        // royal piece give check, and extending them all would spend the search on drops
+        // the next player simply takes.
         let checks = self.check_extends
             && ply < MAX_PLY / 2
             && self.in_check(position)
