@@ -5,7 +5,7 @@ mod common;
 
 use common::{SHIPPED, ruleset};
 use fairy::ai::eval::{Evaluator, Terms};
-use fairy::ai::search::Searcher;
+use fairy::ai::search::{Limits, Searcher};
 use fairy::engine::{Position, Turn};
 use fairy::notation::{fen, moves};
 use std::time::{Duration, Instant};
@@ -305,4 +305,18 @@ fn taking_on_a_square_starts_with_the_least_valuable_attacker() {
     );
     // A Pawn guarded by a Pawn, attacked only by a Queen: taking does not pay.
     assert_eq!(exchange_on("3qk3/8/8/3P4/4P3/8/8/4K3 b - - 0 1", "d8d5"), 0);
+}
+
+#[test]
+fn a_search_limited_by_nodes_alone_stops_at_exactly_that_many() {
+    let rules = ruleset("chess");
+    for nodes in [1_000, 4_321, 20_000] {
+        let mut position = Position::start(&rules);
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let found = Searcher::new(&rules, 7).search(&mut position, &limits, &mut |_| {});
+        assert_eq!(found.expect("a legal turn").nodes, nodes);
+    }
 }

@@ -8,7 +8,7 @@ use super::record::RecordFile;
 use super::seats::Threads;
 use super::{Reported, complain, emit, load_rules};
 use clap::Args;
-use fairy::ai::Player;
+use fairy::ai::{Budget, Player};
 use fairy::compile::Ruleset;
 use fairy::engine::Position;
 use fairy::engine::outcome::Ending;
@@ -37,6 +37,11 @@ pub struct MatchArgs {
     /// A clock per player: SECONDS+INCREMENT (`60+0.5`).
     #[arg(long, value_name = "BASE+INC")]
     tc: Option<String>,
+    /// About N nodes of search per move instead of a time, for UCI engines and fairy: each
+    /// side's play is then the same on a loaded machine as on an idle one.
+    #[arg(long, value_name = "N", conflicts_with_all = ["movetime", "tc"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
     /// A file of openings, one per line, each a list of moves (`e2e4 e7e5`); each is played
     /// twice, seats swapped, in turn.
     #[arg(long, value_name = "FILE")]
@@ -57,6 +62,8 @@ pub struct MatchArgs {
 /// How long an engine may take over its time before it loses on time: pipes and process
 /// switches on a loaded machine.
 const GRACE: Duration = Duration::from_millis(1000);
+/// How long an engine searching a number of nodes may take over one move.
+const NODES_PATIENCE: Duration = Duration::from_secs(60);
 /// How long an engine may take to answer the handshake.
 const HANDSHAKE: Duration = Duration::from_secs(5);
 
@@ -92,8 +99,17 @@ pub fn play_match(args: &MatchArgs) -> Result<(), Reported> {
     for command in &args.engines {
         sides.push(Side::Engine(Engine::start(command, &variant)?));
     }
+    if let (Timing::Nodes(_), Some(xboard)) = (&timing, sides.iter().find(|s| s.speaks_xboard())) {
+        complain!(
+            "error: --nodes: {} speaks XBoard, which cannot limit a move to a number of nodes; \
+             give it --movetime or --tc",
+            xboard.name()
+        );
+        sides.into_iter().for_each(Side::quit);
+        return Err(Reported::Usage);
+    }
     if sides.len() == 1 {
-        let player = Player::computer(&variant.rules, timing.think(), 1);
+        let player = Player::searching(&variant.rules, timing.budget(), 1);
         sides.push(Side::Fairy(player.with_threads(args.threads.count)));
     }
     let names: Vec<String> = sides.iter().map(Side::name).collect();
@@ -139,10 +155,14 @@ pub fn play_match(args: &MatchArgs) -> Result<(), Reported> {
 enum Timing {
     PerMove(Duration),
     Clock { base: Duration, increment: Duration },
+    Nodes(u64),
 }
 
 impl Timing {
     fn of(args: &MatchArgs) -> Result<Timing, Reported> {
+        if let Some(nodes) = args.nodes {
+            return Ok(Timing::Nodes(nodes));
+        }
         let Some(tc) = &args.tc else {
             return Ok(Timing::PerMove(Duration::from_millis(
                 args.movetime.unwrap_or(100),
@@ -166,11 +186,22 @@ impl Timing {
         }
     }
 
-    /// fairy's own thinking time where it does not keep a clock.
-    fn think(&self) -> Duration {
+    /// fairy's own search per move, where it does not keep a clock.
+    fn budget(&self) -> Budget {
+        match self {
+            Timing::PerMove(think) => Budget::Time(*think),
+            Timing::Clock { base, increment } => Budget::Time(*base / 40 + *increment),
+            Timing::Nodes(nodes) => Budget::Nodes(*nodes),
+        }
+    }
+
+    /// How long an engine may take over a move before it is taken to have hung: a search of
+    /// a number of nodes has no time, so a generous one.
+    fn allowed(&self, clocks: &[Duration; 2], seat: usize) -> Duration {
         match self {
             Timing::PerMove(think) => *think,
-            Timing::Clock { base, increment } => *base / 40 + *increment,
+            Timing::Clock { .. } => clocks[seat],
+            Timing::Nodes(_) => NODES_PATIENCE,
         }
     }
 }
@@ -213,6 +244,10 @@ impl Side {
             Side::Engine(engine) => engine.name.clone(),
             Side::Fairy(_) => format!("fairy {}", env!("CARGO_PKG_VERSION")),
         }
+    }
+
+    fn speaks_xboard(&self) -> bool {
+        matches!(self, Side::Engine(engine) if engine.dialect == Dialect::Xboard)
     }
 
     fn quit(self) {
@@ -261,7 +296,7 @@ fn play_game(
     }
     let mut clocks = match timing {
         Timing::Clock { base, .. } => [*base; 2],
-        Timing::PerMove(_) => [Duration::ZERO; 2],
+        Timing::PerMove(_) | Timing::Nodes(_) => [Duration::ZERO; 2],
     };
     loop {
         if let Some(ending) = position.ending() {
@@ -578,6 +613,8 @@ impl Engine {
                         self.send(&format!("st {}", think.as_secs()))
                     }
                     Timing::PerMove(_) => self.send("level 1 0:01 0"),
+                    // Refused before the first game: XBoard has no node limit per move.
+                    Timing::Nodes(_) => {}
                     Timing::Clock { base, increment } => {
                         let (minutes, seconds) = (base.as_secs() / 60, base.as_secs() % 60);
                         self.send(&format!(
@@ -602,11 +639,7 @@ impl Engine {
         timing: &Timing,
     ) -> Result<Option<String>, String> {
         let rules = position.rules();
-        let allowed = match timing {
-            Timing::PerMove(think) => *think,
-            Timing::Clock { .. } => clocks[seat],
-        };
-        let deadline = Instant::now() + allowed + GRACE;
+        let deadline = Instant::now() + timing.allowed(clocks, seat) + GRACE;
         let texts = in_protocol(rules, played, self.dialect);
         match self.dialect {
             Dialect::Uci => {
@@ -617,6 +650,7 @@ impl Engine {
                 self.send(&format!("position startpos{moves_part}"));
                 let go = match timing {
                     Timing::PerMove(think) => format!("go movetime {}", think.as_millis()),
+                    Timing::Nodes(nodes) => format!("go nodes {nodes}"),
                     Timing::Clock { increment, .. } => format!(
                         "go wtime {} btime {} winc {} binc {}",
                         clocks[0].as_millis(),
@@ -654,7 +688,7 @@ impl Engine {
                         self.send(&format!("time {}", centis(*think)));
                         self.send(&format!("otim {}", centis(*think)));
                     }
-                    Timing::PerMove(_) => {}
+                    Timing::PerMove(_) | Timing::Nodes(_) => {}
                 }
                 self.send("go");
                 let line = self.wait_for(

@@ -540,6 +540,52 @@ fn match_plays_engines_of_both_protocols_to_the_end() {
 }
 
 #[test]
+fn a_match_by_nodes_plays_the_same_games_however_loaded_the_machine() {
+    let binary = env!("CARGO_BIN_EXE_fairy");
+    let uci = format!("{binary} uci rules/minishogi.rules");
+    let play = || {
+        let (code, out) = run_match(&[
+            "rules/minishogi.rules",
+            "--engine",
+            &uci,
+            "--games",
+            "2",
+            "--nodes",
+            "1500",
+            "--json",
+        ]);
+        assert_eq!(code, Some(0), "{out}");
+        let summary: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+        assert_eq!(summary["faults"].as_array().map(Vec::len), Some(0), "{out}");
+        summary["results"].clone()
+    };
+    // No clock decides a move, so the second match, run beside other tests, repeats the first.
+    let first = play();
+    assert_eq!(first.as_array().map(Vec::len), Some(2), "{first}");
+    assert_eq!(play(), first);
+}
+
+#[test]
+fn a_match_by_nodes_refuses_an_xboard_engine() {
+    let xboard = format!("{} xboard rules/chess.rules", env!("CARGO_BIN_EXE_fairy"));
+    let output = Command::new(env!("CARGO_BIN_EXE_fairy"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .args([
+            "match",
+            "rules/chess.rules",
+            "--engine",
+            &xboard,
+            "--nodes",
+            "1000",
+        ])
+        .output()
+        .expect("run fairy match");
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("speaks XBoard"), "{error}");
+}
+
+#[test]
 fn match_scores_an_engine_that_never_moves_as_losing() {
     // `cat` answers every command with itself: no protocol, no move.
     let (code, out) = run_match(&[

@@ -8,20 +8,47 @@ mod table;
 
 use crate::engine::{Position, Turn};
 use crate::random::Random;
+use search::Limits;
 use search::{Choice, Searcher};
 use std::time::Duration;
 
+/// How much the computer searches per turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Thinking this long.
+    Time(Duration),
+    /// About this many nodes, however long they take: the same search on a loaded machine as
+    /// on an idle one, so that two players can be compared without timing either.
+    Nodes(u64),
+}
+
+impl Budget {
+    fn limits(self) -> Limits {
+        match self {
+            Budget::Time(think) => Limits::think(think),
+            Budget::Nodes(nodes) => Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+        }
+    }
+}
+
 /// Who chooses a seat's turns.
 pub enum Player {
-    /// The search, thinking this long per turn.
-    Computer(Box<Searcher>, Duration),
+    /// The search, within this budget per turn.
+    Computer(Box<Searcher>, Budget),
     /// A uniformly random legal turn.
     Random(Random),
 }
 
 impl Player {
     pub fn computer(rules: &crate::compile::Ruleset, think: Duration, seed: u64) -> Self {
-        Player::Computer(Box::new(Searcher::new(rules, seed)), think)
+        Player::searching(rules, Budget::Time(think), seed)
+    }
+
+    pub fn searching(rules: &crate::compile::Ruleset, budget: Budget, seed: u64) -> Self {
+        Player::Computer(Box::new(Searcher::new(rules, seed)), budget)
     }
 
     /// The same player searching with `threads` threads (a random player is unchanged).
@@ -36,11 +63,12 @@ impl Player {
         Player::Random(Random::new(seed))
     }
 
-    /// How long the player thinks per turn: none for the random player.
+    /// How long the player thinks per turn: none for the random player, or one searching a
+    /// number of nodes.
     pub fn think(&self) -> Option<Duration> {
         match self {
-            Player::Computer(_, think) => Some(*think),
-            Player::Random(_) => None,
+            Player::Computer(_, Budget::Time(think)) => Some(*think),
+            _ => None,
         }
     }
 
@@ -60,7 +88,9 @@ impl Player {
     /// game is over or the player is random.
     pub fn advise(&mut self, position: &mut Position<'_>) -> Option<Choice> {
         match self {
-            Player::Computer(searcher, think) => searcher.choose(position, *think),
+            Player::Computer(searcher, budget) => {
+                searcher.search(position, &budget.limits(), &mut |_| {})
+            }
             Player::Random(_) => None,
         }
     }

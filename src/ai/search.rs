@@ -1087,8 +1087,8 @@ impl Searcher {
         self.stopped
     }
 
-    /// Stops the search at the deadline, past its nodes or when told to, and spaces the next reading of the clock so that
-    /// readings come about every 100 µs however long a node takes.
+    /// Stops the search at the deadline, past its nodes or when told to, and spaces the next
+    /// reading of the clock so that readings come about every 100 µs however long a node takes.
     fn read_clock(&mut self) {
         self.report_nodes();
         let now = Instant::now();
@@ -1100,7 +1100,10 @@ impl Searcher {
             true => (self.check_every / 2).max(1),
             false => (self.check_every * 2).min(MAX_CLOCK_INTERVAL),
         };
-        self.until_check = self.check_every;
+        // A search alone stops at exactly its nodes, so that one limited by nodes alone plays
+        // the same turn however fast the machine runs.
+        let nodes_left = self.max_nodes.saturating_sub(self.all_nodes()).max(1);
+        self.until_check = self.check_every.min(nodes_left);
         self.last_check = now;
     }
 }
