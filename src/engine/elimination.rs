@@ -8,6 +8,7 @@
 //! move, and the next player's turn starts over. A `win` or `draw` rule that holds stops
 //! here, and [`Position::ending`] reports it.
 
+use super::pins::Pins;
 use super::position::{Out, Position};
 use super::turn::{PartKind, Turn};
 use crate::bitboard::Bitboard;
@@ -40,6 +41,9 @@ struct SafeRoyal {
     /// Whether a piece arriving there can only block an attack: the attacker has no hoppers,
     /// which a new hurdle lets capture, and no conditional captures.
     arrival_blocks: bool,
+    /// The pins against it, which a lone move of a third player that neither leaves nor
+    /// enters those squares leaves as they are.
+    pins: Pins<u128>,
 }
 
 /// What a lone turn leaves known about the next position (see [`Position::spared_after`]).
@@ -50,6 +54,8 @@ pub(super) struct Spared {
     pub players: u32,
     /// Whether that player's royal piece is not attacked by the player after them.
     pub royal_safe: bool,
+    /// Whether, besides, the pins against it are those of [`SpareMemo::next_safe`].
+    pub pins_kept: bool,
 }
 
 impl Position<'_> {
@@ -223,6 +229,7 @@ impl Position<'_> {
             attacker: mover,
             players: 0,
             royal_safe: false,
+            pins_kept: false,
         };
         let rules = self.rules;
         let &[part] = turn.parts() else {
@@ -250,16 +257,25 @@ impl Position<'_> {
             .fold(0, |bits, &(player, ..)| bits | 1 << player);
         // Arriving on a line only blocks it, and taking the attacker's piece only takes an
         // attack away: where arrivals only block, leaving the lines is all that matters.
-        let royal_safe = memo.next_safe.is_some_and(|safe| {
-            part.to != safe.royal
-                && clear(&safe.exposure, part.from)
-                && (safe.arrival_blocks || clear(&safe.exposure, part.to))
+        let (royal_safe, pins_kept) = memo.next_safe.map_or((false, false), |safe| {
+            let left = part.to != safe.royal && clear(&safe.exposure, part.from);
+            let untouched = left && clear(&safe.exposure, part.to);
+            (untouched || (left && safe.arrival_blocks), untouched)
         });
         Spared {
             attacker: memo.attacker,
             players: spared,
             royal_safe,
+            pins_kept,
         }
+    }
+
+    /// The pins that [`SpareMemo`] found against the royal piece of the player now to move,
+    /// which the turn that led here kept (see [`Spared::pins_kept`]).
+    #[inline(always)]
+    pub(super) fn memo_pins<B: Bitboard>(&self) -> Pins<B> {
+        (self.spare_memo.next_safe.as_ref())
+            .map_or_else(Pins::unfound, |safe| Pins::from_kept(&safe.pins))
     }
 
     /// Finds [`SpareMemo`] for `mover`'s turns in the position, unless it was found already.
@@ -315,6 +331,7 @@ impl Position<'_> {
             royal,
             exposure: self.exposure::<B>(royal, after).two_words(),
             arrival_blocks: attacks.hops.is_empty() && attacks.conditional.is_empty(),
+            pins: self.pins::<B>(royals, player, after).kept(),
         })
     }
 }

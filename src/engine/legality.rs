@@ -158,6 +158,7 @@ impl<'r> Position<'r> {
             royal,
             quiet,
             pin_list: match quiet {
+                true if self.royal_pins_kept && self.royal_known_safe(player) => self.memo_pins(),
                 true => self.pins(royals, player, attacker),
                 false => Pins::unfound(),
             },

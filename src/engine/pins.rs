@@ -12,6 +12,7 @@ const MAX_PINS: usize = 16;
 /// The pinned pieces of one player, and the line each may not leave. A pin is held as the
 /// squares and line that make it, not as a set: the guard that holds the pins is made for
 /// every count, and a set per pin on a wide board is many words to fill and copy.
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Pins<B> {
     pinned: B,
     pins: [Pin; MAX_PINS],
@@ -22,7 +23,7 @@ pub(super) struct Pins<B> {
 
 /// The piece on `piece`, pinned along `line` from the royal piece on `royal` by the piece on
 /// `pinner`.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Pin {
     piece: Sq,
     royal: Sq,
@@ -88,21 +89,54 @@ impl<B: Bitboard> Pins<B> {
     pub fn allows(&self, from: Sq, to: Sq, bits: &BitTables) -> bool {
         self.allowed(from, bits).has(to)
     }
+
+    /// The same pins as a position keeps them from one turn to the next, whatever the width
+    /// of a board of up to two words.
+    pub fn kept(&self) -> Pins<u128> {
+        let [low, high] = self.pinned.two_words();
+        Pins {
+            pinned: u128::from(low) | u128::from(high) << 64,
+            pins: self.pins,
+            len: self.len,
+            found: self.found,
+        }
+    }
+
+    /// Pins kept by [`Pins::kept`], at this width (of up to two words).
+    #[inline]
+    pub fn from_kept(kept: &Pins<u128>) -> Self {
+        debug_assert!(
+            B::WORDS <= 2,
+            "pins are kept only on boards of up to two words"
+        );
+        Pins {
+            pinned: B::load(&kept.pinned.two_words()),
+            pins: kept.pins,
+            len: kept.len,
+            found: kept.found,
+        }
+    }
 }
 
 impl Position<'_> {
     /// The pieces of `player` pinned against the royal pieces on `royals` by `attacker`'s
-    /// sliders; unfound if there are too many pins to hold.
+    /// sliders; unfound if there are too many pins to hold. Inlined: the pins are many words,
+    /// better made where they are kept than copied there.
+    #[inline(always)]
     pub(super) fn pins<B: Bitboard>(&self, royals: B, player: usize, attacker: usize) -> Pins<B> {
         let mut pins = Pins::unfound();
-        pins.found = royals
-            .squares()
-            .all(|royal| self.add_pins(royal, player, attacker, &mut pins).is_some());
+        for royal in royals.squares() {
+            if self.add_pins(royal, player, attacker, &mut pins).is_none() {
+                return pins;
+            }
+        }
+        pins.found = true;
         pins
     }
 
     /// Adds the pieces of `player` pinned against the royal piece on `royal`; `None` if there
     /// are too many pins to hold.
+    #[inline(always)]
     fn add_pins<B: Bitboard>(
         &self,
         royal: Sq,

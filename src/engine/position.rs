@@ -112,6 +112,9 @@ pub struct Position<'r> {
     /// from the turn that led there, not to be attacked by the next player: taking a player
     /// out changes the hash, and so forgets it.
     pub(super) safe_royal_at: Option<(u64, usize)>,
+    /// Whether, there, the pins against that royal piece are those found before the turn
+    /// that led there (see [`Position::memo_pins`]).
+    pub(super) royal_pins_kept: bool,
     /// The legal turns of the player to move, when the start of the turn already generated
     /// them, with the depth of made turns they belong to.
     pub(super) ready: Option<(usize, Vec<Turn>)>,
@@ -175,6 +178,7 @@ impl<'r> Position<'r> {
             scratch: Vec::new(),
             spare_memo: SpareMemo::default(),
             safe_royal_at: None,
+            royal_pins_kept: false,
             ready: None,
             lists_next: false,
             ready_count: None,
@@ -775,6 +779,7 @@ impl<'r> Position<'r> {
         // Found for the player who was to play next, and only for them.
         let next = spared.attacker == self.to_move;
         self.safe_royal_at = (next && spared.royal_safe).then(|| (self.hash, self.depth()));
+        self.royal_pins_kept = next && spared.pins_kept;
         let spared = match next {
             true => spared.players,
             false => 0,
