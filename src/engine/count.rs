@@ -389,6 +389,10 @@ impl Position<'_> {
             return None;
         }
         let (empty, enemies) = self.piece_targets(from, code, player, sides);
+        // A piece that reaches no square (as most do early in a game) has no move to judge.
+        if (empty | enemies).is_empty() {
+            return Some(Tally::default());
+        }
         let free = rules.derived.legality == Legality::Free;
         let allowed = match guard.pins() {
             _ if free => !B::NONE,
