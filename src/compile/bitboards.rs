@@ -475,6 +475,12 @@ impl BitTables {
         self.promotion_zones.get(code as usize)
     }
 
+    /// Whether `sq` lies in a zone in which the piece `code` may promote.
+    #[inline]
+    pub fn in_promotion_zone(&self, code: Code, sq: Sq) -> bool {
+        self.promotion_zones.contains(code as usize, sq)
+    }
+
     /// Fills in the leap sources of `player`'s pieces, and which of its leaps are lame.
     fn add_leapers(&mut self, geometry: &Geometry, pieces: &PieceTables, player: usize) {
         let leaps = &pieces.attacks[player].leaps;

@@ -421,7 +421,12 @@ impl<'r> Position<'r> {
         };
         let mut forced = false;
         let mut targets = 0u64;
-        for promotion in &rules.pieces.kinds[kind].promotions {
+        let piece = &rules.pieces.kinds[kind];
+        // A move that neither starts nor ends in a promotion zone promotes by no rule, unless
+        // a rule looks beyond the move's squares (a lone piece's promotion, anywhere).
+        let zoned = |sq| rules.bits.in_promotion_zone(code, sq);
+        let may_promote = piece.promotes_by_position || zoned(to) || zoned(from);
+        for promotion in piece.promotions.iter().filter(|_| may_promote) {
             let in_zone = rules.zones.contains(promotion.zone, player, to)
                 || (promotion.via && rules.zones.contains(promotion.zone, player, from))
                 || (promotion.lone_anywhere && self.is_lone(code));
