@@ -194,14 +194,22 @@ impl SlideSets {
             1 => gather(low, mask.low),
             _ => gather(low, mask.low) | gather(high, mask.high) << mask.low_bits,
         };
-        B::load(&self.reach[(mask.start as usize + index as usize) * B::WORDS..])
+        load_at::<B>(&self.reach, mask.start as usize + index as usize)
     }
 
     /// The squares the lines of `set` cross from `from` on an empty board.
     #[inline]
     pub fn span<B: Bitboard>(&self, set: u16, from: Sq) -> B {
-        B::load(&self.spans[(set as usize * self.squares + from as usize) * B::WORDS..])
+        load_at::<B>(&self.spans, set as usize * self.squares + from as usize)
     }
+}
+
+/// Entry `entry` of a table of `B`'s width, read from a slice of exactly its words: one bounds
+/// check for the entry, not one per word.
+#[inline(always)]
+fn load_at<B: Bitboard>(table: &[u64], entry: usize) -> B {
+    let start = entry * B::WORDS;
+    B::load(&table[start..start + B::WORDS])
 }
 
 /// Lines to be read with one table, and per square the squares whose pieces can stop them.
