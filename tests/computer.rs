@@ -320,3 +320,30 @@ fn a_search_limited_by_nodes_alone_stops_at_exactly_that_many() {
         assert_eq!(found.expect("a legal turn").nodes, nodes);
     }
 }
+
+/// A search stopped in the middle of an iteration plays a turn that iteration found better
+/// than the last finished one's choice, where it found one: the deeper search saw more.
+#[test]
+fn a_better_turn_found_by_an_unfinished_iteration_is_played() {
+    let rules = ruleset("chess");
+    // After 1. e4 e5 the choice changes from one iteration to the next.
+    let start = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    let mut overruled = 0;
+    for nodes in (200..15_000).step_by(100) {
+        let mut position = fen::read(&rules, start).expect("a valid position");
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let mut finished = None;
+        let found = Searcher::new(&rules, 7)
+            .search(&mut position, &limits, &mut |choice| {
+                finished = Some(choice.turn)
+            })
+            .expect("a legal turn");
+        if finished.is_some_and(|turn| turn != found.turn) {
+            overruled += 1;
+        }
+    }
+    assert!(overruled > 0, "no unfinished iteration changed the choice");
+}

@@ -165,6 +165,14 @@ pub struct Choice {
     pub line: Vec<Turn>,
 }
 
+/// How an iteration at the root ended.
+enum Iteration {
+    /// Searched every turn: the best and its score.
+    Finished(Turn, i32),
+    /// Stopped at a limit: the turn that beat the one searched first, and its score, if any.
+    Stopped(Option<(Turn, i32)>),
+}
+
 /// When a search stops: at the first limit reached, or when told to. With none, it stops
 /// once it has searched as deep as it can or found a forced result.
 #[derive(Clone, Default)]
@@ -394,8 +402,22 @@ impl Searcher {
         position.set_deadline(self.deadline);
         let last = limits.depth.unwrap_or(MAX_PLY).clamp(1, MAX_PLY);
         for depth in self.first_depth.min(last)..=last {
-            let Some((turn, score)) = self.aspire(position, &mut root, depth, best.score) else {
-                break;
+            let (turn, score) = match self.aspire(position, &mut root, depth, best.score) {
+                Iteration::Finished(turn, score) => (turn, score),
+                Iteration::Stopped(found) => {
+                    // A turn that beat the last iteration's choice, searched in full, is the
+                    // better guess: the deeper search has seen what the shallower missed.
+                    if let Some((turn, score)) = found {
+                        let line = self.line(position, turn, best.depth.max(1));
+                        best = Choice {
+                            turn,
+                            score,
+                            line,
+                            ..best
+                        };
+                    }
+                    break;
+                }
             };
             best = Choice {
                 turn,
@@ -458,21 +480,22 @@ impl Searcher {
         root: &mut [Turn],
         depth: usize,
         guess: i32,
-    ) -> Option<(Turn, i32)> {
+    ) -> Iteration {
         if depth >= 4 && guess.abs() < DECIDED {
             let (low, high) = (guess - ASPIRATION, guess + ASPIRATION);
-            let (turn, score) = self.root(position, root, depth, low, high)?;
-            if low < score && score < high {
-                return Some((turn, score));
+            match self.root(position, root, depth, low, high) {
+                Iteration::Finished(_, score) if score <= low || score >= high => {}
+                iteration => return iteration,
             }
         }
         self.root(position, root, depth, -WIN, WIN)
     }
 
-    /// One iteration at the root within (`alpha`, `beta`): the best turn and its score, or
-    /// `None` if time ran out before it finished. The first turn is searched with the whole
-    /// window, the others with a null one first, again only if they may be better. The best
-    /// turn moves to the front for the next iteration.
+    /// One iteration at the root within (`alpha`, `beta`): the best turn and its score, or,
+    /// if the search stopped before it finished, the turn that beat the first one (the last
+    /// iteration's choice) if one did. The first turn is searched with the whole window, the
+    /// others with a null one first, again only if they may be better. The best turn moves to
+    /// the front for the next iteration.
     fn root(
         &mut self,
         position: &mut Position<'_>,
@@ -480,7 +503,7 @@ impl Searcher {
         depth: usize,
         mut alpha: i32,
         beta: i32,
-    ) -> Option<(Turn, i32)> {
+    ) -> Iteration {
         let mut best = 0;
         let mut best_score = -WIN;
         for (index, turn) in root.iter().enumerate() {
@@ -494,7 +517,7 @@ impl Searcher {
             }
             position.unmake();
             if self.stopped {
-                return None;
+                return Iteration::Stopped((best != 0).then(|| (root[best], best_score)));
             }
             if score > best_score {
                 best_score = score;
@@ -506,7 +529,7 @@ impl Searcher {
             }
         }
         root[..=best].rotate_right(1);
-        Some((root[0], best_score))
+        Iteration::Finished(root[0], best_score)
     }
 
     /// The position's score for the searching player, within (alpha, beta).
