@@ -37,8 +37,8 @@ pub struct MatchArgs {
     /// A clock per player: SECONDS+INCREMENT (`60+0.5`).
     #[arg(long, value_name = "BASE+INC")]
     tc: Option<String>,
-    /// About N nodes of search per move instead of a time, for UCI engines and fairy: each
-    /// side's play is then the same on a loaded machine as on an idle one.
+    /// About N nodes of search per move instead of a time, for UCI engines and fairy: a side
+    /// searching on one thread then plays the same on a loaded machine as on an idle one.
     #[arg(long, value_name = "N", conflicts_with_all = ["movetime", "tc"],
           value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
