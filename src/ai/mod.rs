@@ -8,8 +8,7 @@ mod table;
 
 use crate::engine::{Position, Turn};
 use crate::random::Random;
-use search::Limits;
-use search::{Choice, Searcher};
+use search::{Choice, Limits, Searcher};
 use std::time::Duration;
 
 /// How much the computer searches per turn.
