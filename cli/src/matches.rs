@@ -89,6 +89,9 @@ pub fn play_match(args: &MatchArgs) -> Result<(), Reported> {
     };
     let timing = Timing::of(args)?;
     let openings = read_openings(args, &variant.rules)?;
+    if let Timing::Nodes(_) = timing {
+        warn_of_repeated_games(args.games, openings.len());
+    }
     if let Some(dir) = &args.record {
         std::fs::create_dir_all(dir).map_err(|e| {
             complain!("error: --record: cannot create {dir}: {e}");
@@ -203,6 +206,22 @@ impl Timing {
             Timing::Clock { .. } => clocks[seat],
             Timing::Nodes(_) => NODES_PATIENCE,
         }
+    }
+}
+
+/// Says where a match by nodes has more games than its openings have seatings: a side
+/// searching by nodes on one thread plays an opening the same way each time it holds the same
+/// seat, so the later games repeat the earlier ones and weigh in the score without telling
+/// anything new.
+fn warn_of_repeated_games(games: usize, openings: usize) {
+    let distinct = 2 * openings;
+    if games > distinct {
+        complain!(
+            "note: --nodes: {games} games from {openings} opening(s): a side searching by nodes \
+             on one thread plays an opening the same way each time it holds the same seat, so \
+             only {distinct} of the games can differ; give at least {} openings",
+            games.div_ceil(2)
+        );
     }
 }
 

@@ -566,6 +566,33 @@ fn a_match_by_nodes_plays_the_same_games_however_loaded_the_machine() {
 }
 
 #[test]
+fn a_match_by_nodes_says_when_its_games_repeat() {
+    let binary = env!("CARGO_BIN_EXE_fairy");
+    let uci = format!("{binary} uci rules/minishogi.rules");
+    let record = std::env::temp_dir().join(format!("fairy-repeats-{}", std::process::id()));
+    let play = |games: &str| {
+        Command::new(binary)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .args(["match", "rules/minishogi.rules", "--engine", &uci])
+            .args(["--games", games, "--nodes", "800", "--record"])
+            .arg(&record)
+            .output()
+            .expect("run fairy match")
+    };
+    let two = play("2");
+    assert_eq!(two.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&two.stderr).contains("note"));
+    let four = play("4");
+    assert_eq!(four.status.code(), Some(0));
+    let note = String::from_utf8_lossy(&four.stderr);
+    assert!(note.contains("only 2 of the games can differ"), "{note}");
+    // What the note says: the third game, from the same opening and seat, is the first again.
+    let game = |n: usize| std::fs::read_to_string(record.join(format!("game-{n}.txt")));
+    assert_eq!(game(3).expect("third game"), game(1).expect("first game"));
+    let _ = std::fs::remove_dir_all(&record);
+}
+
+#[test]
 fn a_match_by_nodes_refuses_an_xboard_engine() {
     let xboard = format!("{} xboard rules/chess.rules", env!("CARGO_BIN_EXE_fairy"));
     let output = Command::new(env!("CARGO_BIN_EXE_fairy"))
