@@ -94,9 +94,13 @@ pub struct SortedProgram {
     pub lame_steps: Vec<LameStep>,
     /// The indices of the other rules in the program.
     pub others: Vec<u16>,
-    /// Where every rule is a plain step or ride, none capturing en passant, and all share one
-    /// tag: that tag. Generation then reads the targets of all the rules together, as counting
-    /// does, instead of rule by rule; nothing in how a move is made tells such rules apart.
+    /// The indices of the rules that capture en passant.
+    pub en_passant: Vec<u16>,
+    /// Where every rule is a plain step or ride or a lame step, at most one of them passable,
+    /// and all share one tag: that tag. Generation then reads the targets of all the rules
+    /// together, as counting does, instead of rule by rule; nothing in how a move is made tells
+    /// such rules apart but the square a passable step opens to en passant, known from its
+    /// target, and the captures en passant, generated beside the others while a square is open.
     pub merged_tag: Option<u16>,
 }
 
@@ -120,6 +124,9 @@ pub struct LameStep {
     pub row: u32,
     pub mode: Mode,
     pub from_zone: Option<u16>,
+    /// For a passable step, the vector to the square it opens to en passant: the first it
+    /// passes.
+    pub opens: Option<u16>,
 }
 
 /// The tables of [`BitTables::within_reach`] and [`BitTables::next_to_reach`]: each square's
@@ -169,14 +176,17 @@ pub(super) fn lame_step(rule: &Gen) -> bool {
         && !rule.limits_targets()
 }
 
-/// The tag all of `program`'s rules share, where each is a plain step or ride that captures
-/// no piece en passant (see [`SortedProgram::merged_tag`]).
-fn merged_tag(program: &[Gen]) -> Option<u16> {
+/// The tag all of `program`'s rules share, where each is a plain step or ride or a lame step
+/// and at most one is passable (see [`SortedProgram::merged_tag`]). A passable step is merged
+/// only where no other rule reaches its target in its mode: the move there is then its own.
+fn merged_tag(program: &[Gen], overlapping: bool) -> Option<u16> {
     let tag = program.first()?.tag;
-    program
-        .iter()
-        .all(|rule| (plain_step(rule) || plain_ride(rule)) && !rule.en_passant && rule.tag == tag)
-        .then_some(tag)
+    let passable = (program.iter())
+        .filter(|rule| lame_step(rule) && rule.passable)
+        .count();
+    let merges = |rule: &Gen| plain_step(rule) || plain_ride(rule) || lame_step(rule);
+    let alone = passable == 0 || (passable == 1 && !overlapping);
+    (alone && program.iter().all(|rule| merges(rule) && rule.tag == tag)).then_some(tag)
 }
 
 fn plain_ride(rule: &Gen) -> bool {
@@ -237,8 +247,8 @@ impl BitTables {
             promotion_zones: Masks::new(stride, 0),
             flanks: Masks::new(stride, 0),
         };
-        for program in &pieces.programs {
-            let sorted = tables.sort_program(geometry, &walks, program);
+        for (program, &overlapping) in pieces.programs.iter().zip(&pieces.overlapping) {
+            let sorted = tables.sort_program(geometry, &walks, program, overlapping);
             tables.sorted.push(sorted);
         }
         for player in 0..players.count() {
@@ -257,6 +267,7 @@ impl BitTables {
         geometry: &Geometry,
         walks: &[Vec<Sq>],
         program: &[Gen],
+        overlapping: bool,
     ) -> SortedProgram {
         let mut sorted = SortedProgram {
             steps: self.add_steps(geometry, program),
@@ -270,7 +281,10 @@ impl BitTables {
                     !plain_step(rule) && !plain_ride(rule) && !lame_step(rule)
                 })
                 .collect(),
-            merged_tag: merged_tag(program),
+            en_passant: (0..program.len() as u16)
+                .filter(|&i| program[i as usize].en_passant)
+                .collect(),
+            merged_tag: merged_tag(program, overlapping),
             ..SortedProgram::default()
         };
         for mode in [Mode::Both, Mode::MoveOnly, Mode::CaptureOnly] {
@@ -301,6 +315,7 @@ impl BitTables {
             row,
             mode: rule.mode,
             from_zone: rule.from_zone,
+            opens: rule.passable.then(|| rule.path[0]),
         }
     }
 

@@ -22,7 +22,7 @@ pub mod turns;
 pub mod zobrist;
 mod zones;
 
-pub use bitboards::BitTables;
+pub use bitboards::{BitTables, SortedProgram};
 pub use captures::{Captures, Explosion};
 pub use castling::{CastleRight, Castling, FreeCastle};
 pub use derived::{Derived, Legality};

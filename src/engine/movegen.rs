@@ -7,7 +7,9 @@ use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::turns::DropZone;
-use crate::compile::{Code, DropLimits, EMPTY, Gen, Hop, NO_SQUARE, Promotion, Ruleset, Sq};
+use crate::compile::{
+    Code, DropLimits, EMPTY, Gen, Hop, NO_SQUARE, Promotion, Ruleset, SortedProgram, Sq,
+};
 use crate::limits::{MAX_PARTS, MAX_SIDE};
 
 impl<'r> Position<'r> {
@@ -190,8 +192,8 @@ impl<'r> Position<'r> {
         }
     }
 
-    /// The moves of a piece whose rules are all plain steps and rides of one tag, from the
-    /// targets of all its rules together.
+    /// The moves of a piece whose rules are all plain steps, rides and lame steps of one tag,
+    /// from the targets of all its rules together (see [`SortedProgram::merged_tag`]).
     fn merged_turns<B: Bitboard>(
         &self,
         tag: u16,
@@ -199,14 +201,61 @@ impl<'r> Position<'r> {
         sides: &Sides<B>,
         out: &mut Vec<Turn>,
     ) {
+        let sorted = &self.rules.bits.sorted[moving.code as usize];
         let (empty, enemies) = self.piece_targets(moving.from, moving.code, moving.player, sides);
+        let (opening_moves, opening_captures, opened) = self.opening_step::<B>(sorted, moving.from);
+        let passed = |opening: B, to: Sq| match opening.has(to) {
+            true => opened,
+            false => NO_SQUARE,
+        };
         for to in empty.squares() {
             let flanks = self.flanks_from(to, moving.from, sides);
-            self.push_move(to, NO_SQUARE, tag, flanks, moving, out);
+            self.push_move(to, passed(opening_moves, to), tag, flanks, moving, out);
         }
         for to in enemies.squares() {
-            self.push_move(to, NO_SQUARE, tag, true, moving, out);
+            self.push_move(to, passed(opening_captures, to), tag, true, moving, out);
         }
+        self.en_passant_captures(sorted, moving, sides, out);
+    }
+
+    /// The captures en passant of the moving piece, whose program is sorted as `sorted`.
+    fn en_passant_captures<B: Bitboard>(
+        &self,
+        sorted: &SortedProgram,
+        moving: &Moving<'_>,
+        sides: &Sides<B>,
+        out: &mut Vec<Turn>,
+    ) {
+        // Read only while a square is open: most positions have none.
+        if self.ep == NO_SQUARE || self.ep_player as usize != moving.player {
+            return;
+        }
+        let program = &self.rules.pieces.programs[moving.code as usize];
+        for rule in sorted.en_passant.iter().map(|&i| &program[i as usize]) {
+            if self.rule_applies(rule, moving.player, moving.from) {
+                let (empty, _) = self.rule_targets(rule, moving.from, sides);
+                self.en_passant_turn(rule, empty, moving, out);
+            }
+        }
+    }
+
+    /// Where the passable lame step of a merged program (it has at most one) may move and
+    /// capture from `from`, and the square it opens to en passant. No other rule of the piece
+    /// reaches that target in the step's mode, so a move there in that mode is the step's.
+    fn opening_step<B: Bitboard>(&self, sorted: &SortedProgram, from: Sq) -> (B, B, Sq) {
+        for step in &sorted.lame_steps {
+            if let Some(vector) = step.opens {
+                let (target, _) = self.rules.bits.lame_step::<B>(step, from);
+                let in_mode = |allowed: bool| if allowed { target } else { B::NONE };
+                let opened = self.rules.geometry.step(vector, from);
+                return (
+                    in_mode(step.mode.moves()),
+                    in_mode(step.mode.captures()),
+                    opened,
+                );
+            }
+        }
+        (B::NONE, B::NONE, NO_SQUARE)
     }
 
     /// The moves of one compiled rule for the piece.
@@ -231,6 +280,23 @@ impl<'r> Position<'r> {
                 self.push_move(to, passed, rule.tag, flanks, moving, out);
             }
         }
+        self.en_passant_turn(rule, empty, moving, out);
+        if rule.mode.captures() {
+            for to in enemies.squares() {
+                self.push_move(to, passed, rule.tag, true, moving, out);
+            }
+        }
+    }
+
+    /// The capture en passant by `rule`, which reaches the empty squares `empty`, if the
+    /// square open to it is among them and open to the moving player.
+    fn en_passant_turn<B: Bitboard>(
+        &self,
+        rule: &Gen,
+        empty: B,
+        moving: &Moving<'_>,
+        out: &mut Vec<Turn>,
+    ) {
         let ep = self.ep;
         if rule.en_passant
             && rule.hop == Hop::No
@@ -239,11 +305,6 @@ impl<'r> Position<'r> {
             && empty.has(ep)
         {
             self.push_en_passant(ep, rule, moving, out);
-        }
-        if rule.mode.captures() {
-            for to in enemies.squares() {
-                self.push_move(to, passed, rule.tag, true, moving, out);
-            }
         }
     }
 
