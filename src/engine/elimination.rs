@@ -24,6 +24,9 @@ pub(super) struct SpareMemo {
     key: (u64, [u64; 2], usize),
     attacker: usize,
     spared: Vec<(usize, Sq, [u64; 2])>,
+    /// Whether a piece arriving on the squares of `spared` can only block the attacker's
+    /// attacks (see [`Position::arrivals_only_block`]).
+    arrival_blocks: bool,
     /// The single royal piece of the player who plays next, where the player after them
     /// (not the mover) does not attack it: the in-check test of the next position, which
     /// every count and listing there makes first, is then mostly answered here.
@@ -250,13 +253,15 @@ impl Position<'_> {
             sq == NO_SQUARE || (exposure[usize::from(sq >= 64)] >> (sq % 64)) & 1 == 0
         };
         let memo = &self.spare_memo;
-        let spared = (memo.spared.iter())
-            .filter(|(_, royal, exposure)| {
-                part.to != *royal && clear(exposure, part.to) && clear(exposure, part.from)
-            })
-            .fold(0, |bits, &(player, ..)| bits | 1 << player);
         // Arriving on a line only blocks it, and taking the attacker's piece only takes an
         // attack away: where arrivals only block, leaving the lines is all that matters.
+        let spared = (memo.spared.iter())
+            .filter(|(_, royal, exposure)| {
+                part.to != *royal
+                    && clear(exposure, part.from)
+                    && (memo.arrival_blocks || clear(exposure, part.to))
+            })
+            .fold(0, |bits, &(player, ..)| bits | 1 << player);
         let (royal_safe, pins_kept) = memo.next_safe.map_or((false, false), |safe| {
             let left = part.to != safe.royal && clear(&safe.exposure, part.from);
             let untouched = left && clear(&safe.exposure, part.to);
@@ -305,8 +310,17 @@ impl Position<'_> {
             key,
             attacker,
             spared,
+            arrival_blocks: self.arrivals_only_block(attacker),
             next_safe: self.safe_royal::<B>(attacker, mover),
         };
+    }
+
+    /// Whether a piece arriving on a square where it could change whether `attacker` attacks
+    /// a royal piece can only block that attack: `attacker` has no hoppers, which a new
+    /// hurdle lets capture, and no conditional captures.
+    fn arrivals_only_block(&self, attacker: usize) -> bool {
+        let attacks = &self.rules.pieces.attacks[attacker];
+        attacks.hops.is_empty() && attacks.conditional.is_empty()
     }
 
     /// The single royal piece of `player`, when the player after them, who is not `mover`,
@@ -326,11 +340,10 @@ impl Position<'_> {
         if self.attacked_in::<B>(royal, after, self.occupied(), !B::NONE) {
             return None;
         }
-        let attacks = &rules.pieces.attacks[after];
         Some(SafeRoyal {
             royal,
             exposure: self.exposure::<B>(royal, after).two_words(),
-            arrival_blocks: attacks.hops.is_empty() && attacks.conditional.is_empty(),
+            arrival_blocks: self.arrivals_only_block(after),
             pins: self.pins::<B>(royals, player, after).kept(),
         })
     }
