@@ -17,11 +17,13 @@ use crate::compile::{EMPTY, EndCondition, Legality, NO_SQUARE, Outcome, Sq};
 /// The other players whose royal piece the player after a position's mover does not attack
 /// there, found once for all the mover's turns, which perft and search make one after
 /// another: for each, the player, their royal square, and the squares on which a piece
-/// arriving or leaving could change that (see [`Position::exposure`]), as two words.
+/// arriving or leaving could change that (see [`Position::exposure`]), as two words. A
+/// position keeps one for each depth of made turns, so that a mover's turns after the first
+/// find it still there once the turns below the first are unmade.
 #[derive(Clone, Debug, Default)]
 pub(super) struct SpareMemo {
-    /// The position they were found in: its hash, occupied squares and depth.
-    key: (u64, [u64; 2], usize),
+    /// The position they were found in: its hash and occupied squares.
+    key: (u64, [u64; 2]),
     attacker: usize,
     spared: Vec<(usize, Sq, [u64; 2])>,
     /// Whether a piece arriving on the squares of `spared` can only block the attacker's
@@ -252,7 +254,7 @@ impl Position<'_> {
         let clear = |exposure: &[u64; 2], sq: Sq| {
             sq == NO_SQUARE || (exposure[usize::from(sq >= 64)] >> (sq % 64)) & 1 == 0
         };
-        let memo = &self.spare_memo;
+        let memo = &self.spare_memos[self.depth()];
         // Arriving on a line only blocks it, and taking the attacker's piece only takes an
         // attack away: where arrivals only block, leaving the lines is all that matters.
         let spared = (memo.spared.iter())
@@ -276,21 +278,30 @@ impl Position<'_> {
     }
 
     /// The pins that [`SpareMemo`] found against the royal piece of the player now to move,
-    /// which the turn that led here kept (see [`Spared::pins_kept`]).
+    /// in the position before the turn that led here, which kept them (see
+    /// [`Spared::pins_kept`]).
     #[inline(always)]
     pub(super) fn memo_pins<B: Bitboard>(&self) -> Pins<B> {
-        (self.spare_memo.next_safe.as_ref())
+        let before = self
+            .depth()
+            .checked_sub(1)
+            .and_then(|d| self.spare_memos.get(d));
+        (before.and_then(|memo| memo.next_safe.as_ref()))
             .map_or_else(Pins::unfound, |safe| Pins::from_kept(&safe.pins))
     }
 
     /// Finds [`SpareMemo`] for `mover`'s turns in the position, unless it was found already.
     fn remember_spared<B: Bitboard>(&mut self, mover: usize) {
-        let key = (self.hash, self.occupied::<B>().two_words(), self.depth());
-        if self.spare_memo.key == key {
+        let key = (self.hash, self.occupied::<B>().two_words());
+        let depth = self.depth();
+        if self.spare_memos.len() <= depth {
+            self.spare_memos.resize_with(depth + 1, SpareMemo::default);
+        }
+        if self.spare_memos[depth].key == key {
             return;
         }
         let attacker = self.next_player(mover);
-        let mut spared = std::mem::take(&mut self.spare_memo.spared);
+        let mut spared = std::mem::take(&mut self.spare_memos[depth].spared);
         spared.clear();
         let others = self
             .players_still_in()
@@ -306,7 +317,7 @@ impl Position<'_> {
                 spared.push((player, royal, exposure));
             }
         }
-        self.spare_memo = SpareMemo {
+        self.spare_memos[depth] = SpareMemo {
             key,
             attacker,
             spared,

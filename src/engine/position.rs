@@ -107,7 +107,8 @@ pub struct Position<'r> {
     journal: Vec<Change>,
     /// Move lists reused by the turn programs' steps.
     pub(super) scratch: Vec<Vec<Turn>>,
-    pub(super) spare_memo: SpareMemo,
+    /// What the turns of each depth's position leave known (see [`SpareMemo`]).
+    pub(super) spare_memos: Vec<SpareMemo>,
     /// The position (hash and depth) where the royal piece of the player to move is known,
     /// from the turn that led there, not to be attacked by the next player: taking a player
     /// out changes the hash, and so forgets it.
@@ -176,7 +177,7 @@ impl<'r> Position<'r> {
             undo: Vec::with_capacity(64),
             journal: Vec::with_capacity(256),
             scratch: Vec::new(),
-            spare_memo: SpareMemo::default(),
+            spare_memos: Vec::new(),
             safe_royal_at: None,
             royal_pins_kept: false,
             ready: None,
