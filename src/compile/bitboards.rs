@@ -49,6 +49,9 @@ pub struct BitTables {
     lame_steps: Masks,
     /// Per piece code: its program sorted for counting targets.
     pub sorted: Vec<SortedProgram>,
+    /// Row `code * squares + sq`: the first square each plain ride of the code crosses from
+    /// `sq`. Where its own pieces stand on all of them, the code's rides reach nothing.
+    ride_starts: Masks,
     /// The lines read together with one lookup.
     slides: SlideSets,
     /// Per attacking player: its slides, read by sets where they can be.
@@ -240,6 +243,7 @@ impl BitTables {
             steps: Masks::new(stride, 0),
             lame_steps: Masks::new(stride, 0),
             sorted: Vec::new(),
+            ride_starts: Masks::new(stride, 0),
             slides: SlideSets::new(squares),
             slide_attacks: Vec::new(),
             approaches: Masks::new(stride, 0),
@@ -250,6 +254,7 @@ impl BitTables {
         for (program, &overlapping) in pieces.programs.iter().zip(&pieces.overlapping) {
             let sorted = tables.sort_program(geometry, &walks, program, overlapping);
             tables.sorted.push(sorted);
+            tables.add_ride_starts(&walks, program);
         }
         for player in 0..players.count() {
             let slides = tables.group_slides(geometry, &walks, &pieces.attacks[player].slides);
@@ -296,6 +301,26 @@ impl BitTables {
             self.group_lines(geometry, walks, &lines, mode, sets, single);
         }
         sorted
+    }
+
+    /// Adds a code's rows of [`BitTables::ride_starts`].
+    fn add_ride_starts(&mut self, walks: &[Vec<Sq>], program: &[Gen]) {
+        let rides: Vec<&Gen> = program.iter().filter(|rule| plain_ride(rule)).collect();
+        for from in 0..self.squares {
+            let crossed = |rule: &Gen| walks[rule.line as usize * self.squares + from].first();
+            let starts: Vec<Sq> = rides
+                .iter()
+                .filter_map(|rule| crossed(rule).copied())
+                .collect();
+            self.ride_starts.push(starts);
+        }
+    }
+
+    /// The first square each plain ride of the piece `code` crosses from `from`.
+    #[inline]
+    pub fn ride_starts<B: Bitboard>(&self, code: Code, from: Sq) -> B {
+        self.ride_starts
+            .get(code as usize * self.squares + from as usize)
     }
 
     /// Adds the rows of a lame step.

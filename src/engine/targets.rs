@@ -57,14 +57,19 @@ impl Position<'_> {
                 enemies |= reach & sides.enemies;
             }
         };
-        // Slide sets are made only for boards of up to two words.
-        if B::WORDS <= 2 {
-            for &(set, mode) in &sorted.slide_sets {
-                reached(bits.slide_set::<B>(set, from, sides.occupied), mode);
+        // A rider hemmed in by its own pieces (as most are early in a game) reaches nothing.
+        let own = sides.occupied & !sides.enemies;
+        let ways_out = bits.ride_starts::<B>(code, from) & !own;
+        if ways_out.any() {
+            // Slide sets are made only for boards of up to two words.
+            if B::WORDS <= 2 {
+                for &(set, mode) in &sorted.slide_sets {
+                    reached(bits.slide_set::<B>(set, from, sides.occupied), mode);
+                }
             }
-        }
-        for &(line, mode) in &sorted.rides {
-            reached(bits.reach::<B>(line, from, sides.occupied), mode);
+            for &(line, mode) in &sorted.rides {
+                reached(bits.reach::<B>(line, from, sides.occupied), mode);
+            }
         }
         // Most pieces have neither: asked first, their loops cost such a piece nothing.
         if sorted.lame_steps.is_empty() && sorted.others.is_empty() {
