@@ -355,13 +355,15 @@ impl<'r> Position<'r> {
         self.turns_overflowed
     }
 
-    /// The next player in turn order who is still in the game.
+    /// The next player in turn order who is still in the game: the first still in after
+    /// `player`, else the first from the start (`player` itself if no other is left).
     pub fn next_player(&self, player: usize) -> usize {
-        let players = self.rules.players.count();
-        (1..=players)
-            .map(|step| (player + step) % players)
-            .find(|&p| self.alive & (1 << p) != 0)
-            .unwrap_or(player)
+        let after = self.alive & !((2 << player) - 1);
+        match (after, self.alive) {
+            (0, 0) => player,
+            (0, alive) => alive.trailing_zeros() as usize,
+            (after, _) => after.trailing_zeros() as usize,
+        }
     }
 
     pub fn hand_slot(&self, player: usize, kind: usize) -> usize {
