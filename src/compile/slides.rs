@@ -20,6 +20,9 @@ const MAX_BITS: u32 = 12;
 /// rides, so that a file with many kinds of rides costs time, not memory.
 const MAX_WORDS: usize = 1 << 21;
 
+/// The slide sets made of a list of lines, and the lines left to read one by one.
+type Grouping = (Vec<u16>, Vec<u16>);
+
 /// Every slide set of a ruleset, their tables end to end.
 #[derive(Clone, Debug, Default)]
 pub struct SlideSets {
@@ -38,6 +41,9 @@ pub struct SlideSets {
     /// `sq` on an empty board, so that an attack test skips the lookup when no slider stands
     /// on them. Small, unlike `reach`, so it stays in the cache.
     spans: Vec<u64>,
+    /// What [`SlideSets::group`] made of each list of lines asked of it: the pieces of a
+    /// ruleset and their attacks ask the same lists again and again.
+    grouped: Vec<(Vec<u16>, Grouping)>,
 }
 
 /// The squares whose pieces can stop a set's lines from a square (a line's last square never
@@ -70,15 +76,20 @@ impl SlideSets {
     /// lines or more): the sets made, and the lines left to read one by one. Lines of one axis
     /// go together first, then orthogonal with orthogonal and diagonal with diagonal, so that a
     /// queen shares a rook's and a bishop's tables. `walks[line * squares + from]` is the squares `line` crosses from `from`, in order.
-    pub fn group(
-        &mut self,
-        geometry: &Geometry,
-        walks: &[Vec<Sq>],
-        lines: &[u16],
-    ) -> (Vec<u16>, Vec<u16>) {
+    pub fn group(&mut self, geometry: &Geometry, walks: &[Vec<Sq>], lines: &[u16]) -> Grouping {
         if !self.enabled() {
             return (Vec::new(), lines.to_vec());
         }
+        if let Some((_, made)) = self.grouped.iter().find(|(asked, _)| asked == lines) {
+            return made.clone();
+        }
+        let made = self.group_anew(geometry, walks, lines);
+        self.grouped.push((lines.to_vec(), made.clone()));
+        made
+    }
+
+    /// [`SlideSets::group`] for lines not asked before.
+    fn group_anew(&mut self, geometry: &Geometry, walks: &[Vec<Sq>], lines: &[u16]) -> Grouping {
         let mut sorted = lines.to_vec();
         sorted.sort_by_key(|&line| axis_order(geometry, line));
         sorted.dedup();

@@ -817,7 +817,10 @@ impl<'r> Position<'r> {
                 && turn.parts().iter().any(|p| p.kind == PartKind::Drop));
         let mut quiet = !breaks_quiet;
         let mut castling = self.castling;
-        self.lost.fill(0);
+        // Only the counters read what each player lost.
+        if !rules.turns.counters.is_empty() {
+            self.lost.fill(0);
+        }
         for part in turn.parts() {
             if matches!(part.kind, PartKind::Move | PartKind::Promote) {
                 if let Some((kind, _)) = self.piece(self.board[part.from as usize]) {
