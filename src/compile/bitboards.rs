@@ -99,6 +99,8 @@ pub struct SortedProgram {
     pub others: Vec<u16>,
     /// The indices of the rules that capture en passant.
     pub en_passant: Vec<u16>,
+    /// Whether every rule is a plain ride (a Rook, a Bishop, a Queen).
+    pub only_rides: bool,
     /// Where every rule is a plain step or ride or a lame step, at most one of them passable,
     /// and all share one tag: that tag. Generation then reads the targets of all the rules
     /// together, as counting does, instead of rule by rule; nothing in how a move is made tells
@@ -300,6 +302,7 @@ impl BitTables {
             let (sets, single) = (&mut sorted.slide_sets, &mut sorted.rides);
             self.group_lines(geometry, walks, &lines, mode, sets, single);
         }
+        sorted.only_rides = !program.is_empty() && program.iter().all(plain_ride);
         sorted
     }
 

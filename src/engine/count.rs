@@ -385,6 +385,10 @@ impl Position<'_> {
         guard: &Guard<B>,
     ) -> Option<Tally> {
         let rules = self.rules;
+        // A hemmed rider has no move, however its moves would be judged.
+        if rules.bits.sorted[code as usize].only_rides && self.hemmed(code, from, sides) {
+            return Some(Tally::default());
+        }
         if rules.pieces.overlapping[code as usize] {
             return None;
         }

@@ -57,10 +57,7 @@ impl Position<'_> {
                 enemies |= reach & sides.enemies;
             }
         };
-        // A rider hemmed in by its own pieces (as most are early in a game) reaches nothing.
-        let own = sides.occupied & !sides.enemies;
-        let ways_out = bits.ride_starts::<B>(code, from) & !own;
-        if ways_out.any() {
+        if !self.hemmed(code, from, sides) {
             // Slide sets are made only for boards of up to two words.
             if B::WORDS <= 2 {
                 for &(set, mode) in &sorted.slide_sets {
@@ -98,6 +95,15 @@ impl Position<'_> {
             }
         }
         (empty, enemies)
+    }
+
+    /// Whether the rides of the piece `code` on `from` reach nothing: its own pieces (or
+    /// blocked squares) stand on the first square of each, as for most riders early in a
+    /// game.
+    #[inline(always)]
+    pub(super) fn hemmed<B: Bitboard>(&self, code: Code, from: Sq, sides: &Sides<B>) -> bool {
+        let own = sides.occupied & !sides.enemies;
+        (self.rules.bits.ride_starts::<B>(code, from) & !own).is_empty()
     }
 
     /// The empty squares and the enemy pieces the plain one-step rules in `block` reach from
