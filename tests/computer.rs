@@ -204,6 +204,33 @@ fn a_king_nears_the_zone_where_it_removes_the_enemy_king() {
     assert!(near > home + 20, "near {near}, home {home}");
 }
 
+/// Where pieces wait in hand, enemy pieces bearing on the squares around a King cost its
+/// safety: a Queen on h3, which attacks g2 and h2 beside the castled King, against the same
+/// Queen on a5, which attacks none of them. In chess, without hands, the two are the same.
+#[test]
+fn attacks_on_the_squares_around_the_king_cost_its_safety_where_pieces_drop() {
+    let calm = "rnb1kbnr/pppppppp/8/q7/8/8/5PPP/6K1[] w - - 0 1";
+    let pressed = "rnb1kbnr/pppppppp/8/8/8/7q/5PPP/6K1[] w - - 0 1";
+    let safety = white_term("crazyhouse", |t| t.royal_safety);
+    assert!(safety(pressed) < safety(calm) - 15);
+    let safety = white_term("chess", |t| t.royal_safety);
+    let without_hand = |fen: &str| fen.replace("[]", "");
+    assert_eq!(safety(&without_hand(pressed)), safety(&without_hand(calm)));
+}
+
+/// Where captured pieces go to hand, the empty squares around a King are in danger too when
+/// the enemy holds a piece to drop there: a black Pawn in hand against the same Pawn on h7.
+#[test]
+fn empty_squares_around_the_king_are_in_danger_from_a_hand() {
+    let safety = white_term("crazyhouse", |t| t.royal_safety);
+    let on_board = safety("rnbqkbnr/pppppppp/8/8/8/8/8/4K3[] w - - 0 1");
+    let in_hand = safety("rnbqkbnr/ppppppp1/8/8/8/8/8/4K3[p] w - - 0 1");
+    assert!(
+        in_hand < on_board - 20,
+        "in hand {in_hand}, on board {on_board}"
+    );
+}
+
 /// While the opponent keeps its pieces, the King is safer castled behind its pawns than in
 /// the middle of the board; with the board bare but for Kings and a pawn, the centre is better.
 #[test]
