@@ -516,6 +516,19 @@ fn setups_that_break_a_rule_say_which_rule() {
     ));
 }
 
+/// A player facing a standoff may pass while attacked (janggi's bikjang), so a position whose
+/// last mover's General stands attacked in a standoff can arise, and its setup is accepted: Han
+/// passed here, its General on e8 facing Cho's and attacked by the Cannon over it.
+#[test]
+fn a_royal_piece_left_attacked_by_a_pass_in_a_standoff_is_a_lawful_setup() {
+    let rules = ruleset("variants/janggitraditional");
+    let after_pass = "4ra3/6r2/3bkan2/2n6/N7p/1b1p1P2P/3R4B/4K4/4CAN2/7R1 w - - 4 58";
+    assert!(fen::read(&rules, after_pass).is_ok());
+    // Without the standoff (Cho's General off the file, a Rook on e4), the attack is refused.
+    let no_standoff = "4ra3/6r2/3bkan2/2n6/N7p/1b1p1P2P/4R3B/3K5/4CAN2/7R1 w - - 4 58";
+    assert!(fen::read(&rules, no_standoff).is_err());
+}
+
 /// The variants and concept files beside the shipped games keep every property too, the count
 /// of legal turns without building them among them: a few short random games of each.
 #[test]

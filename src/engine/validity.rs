@@ -409,8 +409,10 @@ impl<'r> Position<'r> {
         let last = 1 - mover;
         // A move that blows up the other royal piece may leave one's own attacked.
         let blown_up = rules.captures.explosion.is_some() && !self.has_royal(mover);
+        // A player facing a standoff may pass even while attacked.
+        let passed_in_standoff = rules.derived.standoff_kinds != 0 && self.in_standoff(last);
         // Royal pieces that stand together may be left attacked but for one.
-        if blown_up || !self.royal_attacked_by(last, mover) {
+        if blown_up || passed_in_standoff || !self.royal_attacked_by(last, mover) {
             return Ok(());
         }
         let attacked = (0..self.board.len()).find_map(|sq| {
