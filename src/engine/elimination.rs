@@ -257,18 +257,23 @@ impl Position<'_> {
         let memo = &self.spare_memos[self.depth()];
         // Arriving on a line only blocks it, and taking the attacker's piece only takes an
         // attack away: where arrivals only block, leaving the lines is all that matters.
-        let spared = (memo.spared.iter())
-            .filter(|(_, royal, exposure)| {
-                part.to != *royal
-                    && clear(exposure, part.from)
-                    && (memo.arrival_blocks || clear(exposure, part.to))
-            })
-            .fold(0, |bits, &(player, ..)| bits | 1 << player);
-        let (royal_safe, pins_kept) = memo.next_safe.map_or((false, false), |safe| {
-            let left = part.to != safe.royal && clear(&safe.exposure, part.from);
-            let untouched = left && clear(&safe.exposure, part.to);
-            (untouched || (left && safe.arrival_blocks), untouched)
-        });
+        let mut spared = 0;
+        for &(player, royal, ref exposure) in &memo.spared {
+            if part.to != royal
+                && clear(exposure, part.from)
+                && (memo.arrival_blocks || clear(exposure, part.to))
+            {
+                spared |= 1 << player;
+            }
+        }
+        let (royal_safe, pins_kept) = match &memo.next_safe {
+            Some(safe) => {
+                let left = part.to != safe.royal && clear(&safe.exposure, part.from);
+                let untouched = left && clear(&safe.exposure, part.to);
+                (untouched || (left && safe.arrival_blocks), untouched)
+            }
+            None => (false, false),
+        };
         Spared {
             attacker: memo.attacker,
             players: spared,
@@ -290,15 +295,26 @@ impl Position<'_> {
             .map_or_else(Pins::unfound, |safe| Pins::from_kept(&safe.pins))
     }
 
-    /// Finds [`SpareMemo`] for `mover`'s turns in the position, unless it was found already.
+    /// Finds [`SpareMemo`] for `mover`'s turns in the position, unless it was found already:
+    /// as it was for all but the first of them, which [`Position::find_spared`] serves.
+    #[inline(always)]
     fn remember_spared<B: Bitboard>(&mut self, mover: usize) {
         let key = (self.hash, self.occupied::<B>().two_words());
         let depth = self.depth();
+        if self
+            .spare_memos
+            .get(depth)
+            .is_none_or(|memo| memo.key != key)
+        {
+            self.find_spared::<B>(mover, key, depth);
+        }
+    }
+
+    /// Finds [`SpareMemo`] for `mover`'s turns in the position whose key is `key`, at `depth`.
+    #[inline(never)]
+    fn find_spared<B: Bitboard>(&mut self, mover: usize, key: (u64, [u64; 2]), depth: usize) {
         if self.spare_memos.len() <= depth {
             self.spare_memos.resize_with(depth + 1, SpareMemo::default);
-        }
-        if self.spare_memos[depth].key == key {
-            return;
         }
         let attacker = self.next_player(mover);
         let mut spared = std::mem::take(&mut self.spare_memos[depth].spared);
