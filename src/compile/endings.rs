@@ -9,6 +9,9 @@ pub use crate::check::checked::{Goal, Outcome};
 #[derive(Clone, Debug)]
 pub struct Endings {
     pub rules: Vec<(Outcome, EndCondition)>,
+    /// How many of the rules, from the first, run up to the last `lose` rule: those that a
+    /// turn's start applies where a loss takes one player out of several.
+    pub through_last_lose: usize,
     /// The kinds counted by `Fewer` conditions: one mask per named piece, its forms together.
     pub counted: Vec<Vec<u64>>,
     /// Every draw is a win for this player (armageddon's Black).
@@ -26,9 +29,13 @@ impl Endings {
                 let condition = condition(&rule.condition, &kinds, moves, &mut counted);
                 (rule.outcome, condition)
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let through_last_lose = (rules.iter())
+            .rposition(|&(outcome, _)| outcome == Outcome::Lose)
+            .map_or(0, |last| last + 1);
         Endings {
             rules,
+            through_last_lose,
             counted,
             draw_odds: checked.draw_odds.map(|player| player.0),
         }

@@ -102,19 +102,12 @@ impl Position<'_> {
     /// that player was taken out and the turn passed on. `spared` are players whose royal
     /// piece the player to move is known not to attack, as bits.
     fn take_out_losers(&mut self, mut spared: u32) -> bool {
-        let rules = self.rules;
-        let Some(last) = rules
-            .endings
-            .rules
-            .iter()
-            .rposition(|&(o, _)| o == Outcome::Lose)
-        else {
-            return false;
-        };
+        let endings = &self.rules.endings;
         let mut turns: Option<Vec<Turn>> = None;
         let mut taken_out = false;
-        for (index, &(outcome, condition)) in rules.endings.rules[..=last].iter().enumerate() {
-            if (outcome, condition) == (Outcome::Lose, EndCondition::Exposed) {
+        let applied = &endings.rules[..endings.through_last_lose];
+        for (index, &(outcome, condition)) in applied.iter().enumerate() {
+            if outcome == Outcome::Lose && matches!(condition, EndCondition::Exposed) {
                 self.take_out_exposed(index, std::mem::take(&mut spared));
                 if self.players_in() <= 1 {
                     break;
@@ -185,9 +178,9 @@ impl Position<'_> {
     /// The other players still in, but those in `spared`, whose royal piece `mover` attacks,
     /// as bits.
     pub(super) fn exposed_players(&self, mover: usize, spared: u32) -> u32 {
-        self.players_still_in()
-            .filter(|&p| p != mover && spared & (1 << p) == 0)
-            .filter(|&p| self.royal_attacked_by(p, mover))
+        let suspects = self.alive & !spared & !(1 << mover);
+        (0..self.rules.players.count())
+            .filter(|&p| suspects & (1 << p) != 0 && self.royal_attacked_by(p, mover))
             .fold(0, |bits, p| bits | 1 << p)
     }
 
