@@ -10,7 +10,7 @@
 
 use super::legality::Guard;
 use super::movegen::dedupe;
-use super::position::{Position, kinds_in};
+use super::position::{Position, bits_in};
 use super::removal::TurnShape;
 use super::steps::Request;
 use super::targets::Sides;
@@ -551,7 +551,7 @@ impl Position<'_> {
         tally: &mut Tally,
     ) {
         let rules = self.rules;
-        for kind in kinds_in(held) {
+        for kind in bits_in(held) {
             let code = rules.pieces.code(kind, player);
             let targets = self.drop_targets::<B>(code, zone, sides);
             let also_as = &rules.pieces.kinds[kind].drops.also_as;

@@ -9,7 +9,7 @@
 //! here, and [`Position::ending`] reports it.
 
 use super::pins::Pins;
-use super::position::{Out, Position};
+use super::position::{Out, Position, bits_in};
 use super::turn::{PartKind, Turn};
 use crate::bitboard::Bitboard;
 use crate::compile::{EMPTY, EndCondition, Legality, NO_SQUARE, Outcome, Sq};
@@ -179,8 +179,8 @@ impl Position<'_> {
     /// as bits.
     pub(super) fn exposed_players(&self, mover: usize, spared: u32) -> u32 {
         let suspects = self.alive & !spared & !(1 << mover);
-        (0..self.rules.players.count())
-            .filter(|&p| suspects & (1 << p) != 0 && self.royal_attacked_by(p, mover))
+        bits_in(u64::from(suspects))
+            .filter(|&p| self.royal_attacked_by(p, mover))
             .fold(0, |bits, p| bits | 1 << p)
     }
 

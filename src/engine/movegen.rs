@@ -1,7 +1,7 @@
 //! Piece moves: pseudo-legal moves, castling and drops of one player from the compiled
 //! programs, each extending a turn begun by earlier steps.
 
-use super::position::{Position, kinds_in};
+use super::position::{Position, bits_in};
 use super::steps::Request;
 use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
@@ -745,7 +745,7 @@ impl<'r> Position<'r> {
         out: &mut Vec<Turn>,
     ) {
         let rules = self.rules;
-        for kind in kinds_in(kinds & self.droppable(mover)) {
+        for kind in bits_in(kinds & self.droppable(mover)) {
             let code = rules.pieces.code(kind, mover);
             let limits = &rules.pieces.kinds[kind].drops;
             let file_of = |sq: Sq| rules.geometry.coords[sq as usize].0;

@@ -1188,8 +1188,9 @@ fn blast_area(rules: &Ruleset, centre: Sq) -> impl Iterator<Item = Sq> + '_ {
     std::iter::once(centre).chain(neighbours)
 }
 
-/// The kinds whose bits `bits` holds, lowest first.
-pub(super) fn kinds_in(mut bits: u64) -> impl Iterator<Item = usize> {
+/// The numbers of the bits set in `bits`, lowest first: the kinds of a set of kinds, the
+/// players of a set of players.
+pub(super) fn bits_in(mut bits: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         let kind = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
         bits &= bits - 1;
