@@ -77,6 +77,17 @@ pub trait Bitboard:
         self ^ Self::bit(self.lowest())
     }
 
+    /// Takes the lowest square out of the set, if it has one.
+    #[inline]
+    fn take_lowest(&mut self) -> Option<u16> {
+        if self.is_empty() {
+            return None;
+        }
+        let sq = self.lowest();
+        *self = self.without_lowest();
+        Some(sq)
+    }
+
     /// The squares of the set, lowest first.
     #[inline]
     fn squares(self) -> Squares<Self> {
@@ -93,18 +104,14 @@ impl<B: Bitboard> Iterator for Squares<B> {
 
     #[inline]
     fn next(&mut self) -> Option<u16> {
-        if self.0.is_empty() {
-            return None;
-        }
-        let sq = self.0.lowest();
-        self.0 = self.0.without_lowest();
-        Some(sq)
+        self.0.take_lowest()
     }
 }
 
-/// One machine integer as a bitboard: `u64` and `u128` differ only in width and loading.
+/// One machine integer as a bitboard: `u64` and `u128` differ in width and loading, and in
+/// what the wider one does its own way.
 macro_rules! integer_bitboard {
-    ($int:ty, $words:expr, $load:expr) => {
+    ($int:ty, $words:expr, $load:expr $(, { $($own:tt)* })?) => {
         impl Bitboard for $int {
             const WORDS: usize = $words;
             const NONE: Self = 0;
@@ -150,13 +157,35 @@ macro_rules! integer_bitboard {
             fn without_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
             }
+            $($($own)*)?
         }
     };
 }
 
 integer_bitboard!(u64, 1, |words: &[u64]| words[0]);
-integer_bitboard!(u128, 2, |words: &[u64]| u128::from(words[0])
-    | u128::from(words[1]) << 64);
+integer_bitboard!(
+    u128,
+    2,
+    |words: &[u64]| u128::from(words[0]) | u128::from(words[1]) << 64,
+    {
+        // One word at a time: a square of the low word costs what one of a one-word board does,
+        // with no borrow carried across the halves.
+        #[inline]
+        fn take_lowest(&mut self) -> Option<u16> {
+            let low = *self as u64;
+            if low != 0 {
+                *self ^= u128::from(low & low.wrapping_neg());
+                return Some(low.trailing_zeros() as u16);
+            }
+            let high = (*self >> 64) as u64;
+            if high == 0 {
+                return None;
+            }
+            *self ^= u128::from(high & high.wrapping_neg()) << 64;
+            Some(64 + high.trailing_zeros() as u16)
+        }
+    }
+);
 
 /// A bitboard of [`MAX_WORDS`] words, for boards of more than 128 squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
