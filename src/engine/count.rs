@@ -418,11 +418,24 @@ impl Position<'_> {
     /// attacks `royal`: the lines its sliders and hoppers attack along, the squares its lame
     /// leaps pass.
     pub(super) fn exposure<B: Bitboard>(&self, royal: Sq, attacker: usize) -> B {
+        self.exposure_along(royal, attacker, |_, _| true)
+    }
+
+    /// [`Position::exposure`] with only the slide lines `line` for which `slides(line, kinds)`
+    /// holds, `kinds` being those of `attacker`'s pieces that slide along it.
+    pub(super) fn exposure_along<B: Bitboard>(
+        &self,
+        royal: Sq,
+        attacker: usize,
+        slides: impl Fn(u16, u64) -> bool,
+    ) -> B {
         let rules = self.rules;
         let bits = &rules.bits;
         let attacks = &rules.pieces.attacks[attacker];
         let mut exposed = B::NONE;
-        let slides = attacks.slides.iter().map(|&(line, _)| line);
+        let slides = (attacks.slides.iter())
+            .filter(|&&(line, kinds)| slides(line, kinds))
+            .map(|&(line, _)| line);
         for line in slides.chain(attacks.conditional_lines.iter().copied()) {
             exposed |= bits.line::<B>(line, royal);
         }

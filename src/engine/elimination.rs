@@ -17,7 +17,7 @@ use crate::compile::{EMPTY, EndCondition, Legality, NO_SQUARE, Outcome, Sq};
 /// The other players whose royal piece the player after a position's mover does not attack
 /// there, found once for all the mover's turns, which perft and search make one after
 /// another: for each, the player, their royal square, and the squares on which a piece
-/// arriving or leaving could change that (see [`Position::exposure`]), as two words. A
+/// arriving or leaving could change that (see [`Position::live_exposure`]), as two words. A
 /// position keeps one for each depth of made turns, so that a mover's turns after the first
 /// find it still there once the turns below the first are unmade.
 #[derive(Clone, Debug, Default)]
@@ -41,7 +41,7 @@ pub(super) struct SpareMemo {
 struct SafeRoyal {
     royal: Sq,
     /// The squares on which a piece leaving or arriving could change that (see
-    /// [`Position::exposure`]), as two words.
+    /// [`Position::live_exposure`]), as two words.
     exposure: [u64; 2],
     /// Whether a piece arriving there can only block an attack: the attacker has no hoppers,
     /// which a new hurdle lets capture, and no conditional captures.
@@ -322,7 +322,7 @@ impl Position<'_> {
             }
             let royal = royals.lowest();
             if !self.attacked_in::<B>(royal, attacker, self.occupied(), !B::NONE) {
-                let exposure = self.exposure::<B>(royal, attacker).two_words();
+                let exposure = self.live_exposure::<B>(royal, attacker).two_words();
                 spared.push((player, royal, exposure));
             }
         }
@@ -333,6 +333,22 @@ impl Position<'_> {
             arrival_blocks: self.arrivals_only_block(attacker),
             next_safe: self.safe_royal::<B>(attacker, mover),
         };
+    }
+
+    /// The squares on which a piece of the mover, arriving or leaving, could change whether
+    /// `attacker`, who is not the mover, attacks `royal`: [`Position::exposure`] less the
+    /// slide lines that hold none of the `attacker`'s pieces that slide along them, as no turn
+    /// of the mover gives them one.
+    fn live_exposure<B: Bitboard>(&self, royal: Sq, attacker: usize) -> B {
+        let bits = &self.rules.bits;
+        let theirs = self.player_set::<B>(attacker);
+        let kind_bits = self.rules.pieces.kind_bits_of(attacker);
+        // Most lines hold none of the attacker's pieces: only those that do are read.
+        self.exposure_along(royal, attacker, |line, kinds| {
+            (bits.line::<B>(line, royal) & theirs)
+                .squares()
+                .any(|sq| kind_bits[self.board[sq as usize] as usize] & kinds != 0)
+        })
     }
 
     /// Whether a piece arriving on a square where it could change whether `attacker` attacks
@@ -362,7 +378,7 @@ impl Position<'_> {
         }
         Some(SafeRoyal {
             royal,
-            exposure: self.exposure::<B>(royal, after).two_words(),
+            exposure: self.live_exposure::<B>(royal, after).two_words(),
             arrival_blocks: self.arrivals_only_block(after),
             pins: self.pins::<B>(royals, player, after).kept(),
         })
