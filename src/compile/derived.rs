@@ -76,6 +76,11 @@ pub struct Derived {
     /// More than two players: a `lose` rule takes the player it holds for out of the game,
     /// and the last player left wins.
     pub eliminates: bool,
+    /// Players are taken out when the player to move attacks their royal piece (`lose when
+    /// exposed`), and no capture takes or turns more than the piece landed on (no explosion,
+    /// custodian capture or conversion): a lone move or drop tells which players it leaves
+    /// unattacked from the lines it leaves and enters.
+    pub spares_after_lone_turns: bool,
     /// The end conditions that can end the game while the player to move still has turns:
     /// each turn starts by testing them.
     pub early_ends: Vec<EndCondition>,
@@ -283,6 +288,11 @@ impl Derived {
             simple_limits,
             counts_turns,
             eliminates,
+            spares_after_lone_turns: eliminates
+                && captures.explosion.is_none()
+                && captures.custodian.is_empty()
+                && pieces.converts.is_empty()
+                && (endings.rules).contains(&(Outcome::Lose, EndCondition::Exposed)),
             early_ends,
             quiet_breakers: quiet.clone().fold(0, |m, (_, kinds)| m | kinds),
             captures_break_quiet: quiet.clone().next().is_none()

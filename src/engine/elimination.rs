@@ -233,13 +233,10 @@ impl Position<'_> {
         let &[part] = turn.parts() else {
             return nothing;
         };
-        let lone = matches!(part.kind, PartKind::Move | PartKind::Drop)
+        let lone = rules.derived.spares_after_lone_turns
+            && matches!(part.kind, PartKind::Move | PartKind::Drop)
             && part.to != self.ep
-            && rules.captures.explosion.is_none()
-            && rules.captures.custodian.is_empty()
-            && rules.pieces.converts.is_empty()
-            && rules.bits.words() <= 2
-            && (rules.endings.rules).contains(&(Outcome::Lose, EndCondition::Exposed));
+            && rules.bits.words() <= 2;
         if !lone {
             return nothing;
         }
