@@ -778,7 +778,11 @@ impl<'r> Position<'r> {
     fn make_eliminating(&mut self, turn: &Turn, mover: usize) {
         let spared = self.spared_after(turn, mover);
         self.make_as(turn, mover);
-        let victim = turn.last_move().map_or(NO_SQUARE, |m| m.to);
+        // Only a turn that passed a square leaves a piece to take en passant.
+        let victim = match turn.passed {
+            NO_SQUARE => NO_SQUARE,
+            _ => turn.last_move().map_or(NO_SQUARE, |m| m.to),
+        };
         // Found for the player who was to play next, and only for them.
         let next = spared.attacker == self.to_move;
         self.safe_royal_at = (next && spared.royal_safe).then(|| (self.hash, self.depth()));
