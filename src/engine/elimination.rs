@@ -66,9 +66,10 @@ pub(super) struct Spared {
 impl Position<'_> {
     /// Settles the start of the turn. `passed` is the square a piece passed on the turn just
     /// made and `victim` where that piece stands: en passant belongs to whoever plays next.
-    /// `mover` made that turn, legally, if known: the legality that kept their royal piece
-    /// from the player now to move spares testing it again, as does `spared`, the players
-    /// known not to be attacked by the player to move (see [`Position::spared_after`]).
+    /// `mover` made that turn, legally, if known and followed by the player after them: the
+    /// legality that kept their royal piece from the player now to move spares testing it
+    /// again, as does `spared`, the players known not to be attacked by the player to move
+    /// (see [`Position::spared_after`]).
     pub(super) fn start_turn(&mut self, passed: Sq, victim: Sq, mover: Option<usize>, spared: u32) {
         if !self.rules.derived.eliminates {
             return;
@@ -79,7 +80,7 @@ impl Position<'_> {
             self.rules.derived.legality,
             Legality::Pins | Legality::MakeAndTest
         );
-        let unattacked = mover.filter(|&m| tested && self.next_player(m) == first);
+        let unattacked = mover.filter(|_| tested);
         let mut spared = spared | unattacked.map_or(0, |m| 1 << m);
         while self.players_in() > 1 && self.take_out_losers(std::mem::take(&mut spared)) {}
         if self.to_move != first {
@@ -224,7 +225,7 @@ impl Position<'_> {
     /// change that and takes nothing but the piece it lands on.
     pub(super) fn spared_after(&mut self, turn: &Turn, mover: usize) -> Spared {
         let nothing = Spared {
-            attacker: mover,
+            attacker: self.next_player(mover),
             players: 0,
             royal_safe: false,
             pins_kept: false,

@@ -787,11 +787,11 @@ impl<'r> Position<'r> {
         let next = spared.attacker == self.to_move;
         self.safe_royal_at = (next && spared.royal_safe).then(|| (self.hash, self.depth()));
         self.royal_pins_kept = next && spared.pins_kept;
-        let spared = match next {
-            true => spared.players,
-            false => 0,
+        let (mover, spared) = match next {
+            true => (Some(mover), spared.players),
+            false => (None, 0),
         };
-        self.start_turn(turn.passed, victim, Some(mover), spared);
+        self.start_turn(turn.passed, victim, mover, spared);
     }
 
     /// Makes a turn of `mover`, who need not be the player to move (to test a turn of
