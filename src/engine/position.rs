@@ -1196,9 +1196,9 @@ fn blast_area(rules: &Ruleset, centre: Sq) -> impl Iterator<Item = Sq> + '_ {
 /// players of a set of players.
 pub(super) fn bits_in(mut bits: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
-        let kind = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
+        let bit = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
         bits &= bits - 1;
-        Some(kind)
+        Some(bit)
     })
 }
 
