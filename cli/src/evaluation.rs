@@ -1,14 +1,15 @@
 //! `fairy eval`: the computer player's evaluation of a position, term by term, so that a
 //! designer can see what it values and why it plays as it does.
 
+use super::weights::Chosen;
 use fairy::ai::eval::Evaluator;
 use fairy::engine::Position;
 use serde_json::{Value, json};
 
 /// The piece values, each player's terms and total, and the score for the player to move.
-pub fn text(position: &Position<'_>) -> String {
+pub fn text(position: &Position<'_>, chosen: &Chosen) -> String {
     let rules = position.rules();
-    let evaluator = Evaluator::new(rules);
+    let evaluator = Evaluator::weighted(rules, &chosen.weights);
     let names = &rules.players.names;
     let terms = evaluator.terms(position, &mut Vec::new());
     let mut values: Vec<String> = (rules.pieces.kinds.iter().zip(&evaluator.values))
@@ -21,7 +22,11 @@ pub fn text(position: &Position<'_>) -> String {
     // listed once.
     let mut seen = std::collections::HashSet::new();
     values.retain(|value| seen.insert(value.clone()));
-    let mut out = format!("values: {}\n\n", values.join(", "));
+    let mut out = match &chosen.file {
+        Some(file) => format!("weights: {file}\n"),
+        None => String::new(),
+    };
+    out += &format!("values: {}\n\n", values.join(", "));
     let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(7);
     out += &format!("{:<14}", "");
     for name in names {
@@ -44,9 +49,9 @@ pub fn text(position: &Position<'_>) -> String {
 }
 
 /// The same as one JSON document.
-pub fn json(position: &Position<'_>) -> Value {
+pub fn json(position: &Position<'_>, chosen: &Chosen) -> Value {
     let rules = position.rules();
-    let evaluator = Evaluator::new(rules);
+    let evaluator = Evaluator::weighted(rules, &chosen.weights);
     let names = &rules.players.names;
     let terms = evaluator.terms(position, &mut Vec::new());
     let values: serde_json::Map<String, Value> = (rules.pieces.kinds.iter())
@@ -66,6 +71,7 @@ pub fn json(position: &Position<'_>) -> Value {
         .collect();
     let mover = position.to_move();
     json!({
+        "weights": chosen.file,
         "values": values,
         "players": players,
         "to_move": names[mover],

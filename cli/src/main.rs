@@ -62,7 +62,12 @@ enum Command {
     Moves(PositionArgs),
     /// Show how the computer player values a position: the pieces' values, and each player's
     /// worth term by term (material, placement, mobility, royal safety, hand, freedom).
-    Eval(PositionArgs),
+    Eval {
+        #[command(flatten)]
+        position: PositionArgs,
+        #[command(flatten)]
+        weights: weights::WeightsArg,
+    },
     /// Count the leaf nodes of the legal move tree to a depth.
     Perft {
         #[command(flatten)]
@@ -94,6 +99,9 @@ enum Command {
     /// Be an engine for XBoard, WinBoard and the tools that speak their protocol (CECP
     /// version 2), on standard input and output.
     Xboard(xboard::XboardArgs),
+    /// Fit the computer player's evaluation weights to games it plays against itself, and
+    /// write them as a file that `--weights` reads.
+    Tune(tune::TuneArgs),
     /// Play engines that speak UCI or XBoard against fairy or each other, refereed by the rule
     /// file, and report the score.
     Match(matches::MatchArgs),
@@ -119,7 +127,9 @@ mod record;
 mod seats;
 mod selfplay;
 mod serve;
+mod tune;
 mod uci;
+mod weights;
 mod xboard;
 
 #[derive(Args)]
@@ -200,10 +210,11 @@ fn main() -> ExitCode {
             }
             Ok(())
         }),
-        Command::Eval(args) => with_position(&args, |position| {
-            match args.json {
-                true => emit(&json::text(&evaluation::json(position))),
-                false => emit(&evaluation::text(position)),
+        Command::Eval { position, weights } => with_position(&position, |at| {
+            let chosen = weights.choose(at.rules(), &position.file)?;
+            match position.json {
+                true => emit(&json::text(&evaluation::json(at, &chosen))),
+                false => emit(&evaluation::text(at, &chosen)),
             }
             Ok(())
         }),
@@ -236,6 +247,7 @@ fn main() -> ExitCode {
         Command::Uci(args) => uci::uci(&args),
         Command::Xboard(args) => xboard::xboard(&args),
         Command::Match(args) => matches::play_match(&args),
+        Command::Tune(args) => tune::tune(&args),
         Command::Serve(args) => serve::serve(&args),
     };
     match result {

@@ -6,6 +6,7 @@
 use super::protocol::{Variant, variant_name};
 use super::record::RecordFile;
 use super::seats::Threads;
+use super::weights::WeightsArg;
 use super::{Reported, complain, emit, load_rules};
 use clap::Args;
 use fairy::ai::{Budget, Player};
@@ -57,6 +58,9 @@ pub struct MatchArgs {
     json: bool,
     #[command(flatten)]
     threads: Threads,
+    /// Evaluation weights for fairy's own player, where it plays (one `--engine` given).
+    #[command(flatten)]
+    weights: WeightsArg,
 }
 
 /// How long an engine may take over its time before it loses on time: pipes and process
@@ -83,9 +87,17 @@ pub fn play_match(args: &MatchArgs) -> Result<(), Reported> {
         );
         return Err(Reported::Unplayable);
     }
+    if args.weights.path.is_some() && args.engines.len() != 1 {
+        complain!(
+            "error: --weights is for fairy's own player, which plays only against one --engine"
+        );
+        return Err(Reported::Usage);
+    }
+    let weights = args.weights.load(&rules, &args.file)?;
     let variant = Variant {
         name: variant_name(&args.file),
         rules,
+        weights,
     };
     let timing = Timing::of(args)?;
     let openings = read_openings(args, &variant.rules)?;
@@ -112,7 +124,7 @@ pub fn play_match(args: &MatchArgs) -> Result<(), Reported> {
         return Err(Reported::Usage);
     }
     if sides.len() == 1 {
-        let player = Player::searching(&variant.rules, timing.budget(), 1);
+        let player = Player::weighted(&variant.rules, timing.budget(), 1, &variant.weights);
         sides.push(Side::Fairy(player.with_threads(args.threads.count)));
     }
     let names: Vec<String> = sides.iter().map(Side::name).collect();

@@ -3,9 +3,11 @@
 
 use super::record::RecordFile;
 use super::seats::{MAX_THINK_MS, Seat, Threads, parse_seat, seat_seed, seats_of};
+use super::weights::WeightsArg;
 use super::{DEFAULT_MAX_PLIES, Reported, emit, interrupt, load_rules, opening};
 use clap::Args;
-use fairy::ai::Player;
+use fairy::ai::weights::Weights;
+use fairy::ai::{Budget, Player};
 use fairy::compile::Ruleset;
 use fairy::engine::{Position, Turn};
 use fairy::limits::MAX_BYTES;
@@ -49,12 +51,20 @@ pub struct PlayArgs {
     flip: bool,
     #[command(flatten)]
     threads: Threads,
+    #[command(flatten)]
+    weights: WeightsArg,
 }
 
 /// The program behind each seat that is not human.
-fn players_of(rules: &Ruleset, seats: &[Seat], args: &PlayArgs) -> Vec<Option<Player>> {
+fn players_of(
+    rules: &Ruleset,
+    weights: &Weights,
+    seats: &[Seat],
+    args: &PlayArgs,
+) -> Vec<Option<Player>> {
     let player = |(index, seat): (usize, &Seat)| {
-        let player = seat.player(rules, args.think_ms, seat_seed(args.seed, index));
+        let seed = seat_seed(args.seed, index);
+        let player = seat.player(rules, weights, args.think_ms, seed);
         player.map(|player| player.with_threads(args.threads.count))
     };
     seats.iter().enumerate().map(player).collect()
@@ -75,6 +85,7 @@ write it (Nf3, exd5, e8=Q, O-O), or:
 
 pub fn play(args: &PlayArgs) -> Result<(), Reported> {
     let (rules, _) = load_rules(&args.file)?;
+    let weights = args.weights.load(&rules, &args.file)?;
     let (mut position, list) = opening(&rules, args.fen.as_deref(), args.moves.as_deref())?;
     let start = fen::write(&position);
     let transcript = Transcript {
@@ -90,8 +101,13 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         players: Vec::new(),
         played: Vec::new(),
         transcript: Arc::new(Mutex::new(transcript)),
-        hint: Player::computer(&rules, Duration::from_millis(args.think_ms), args.seed)
-            .with_threads(args.threads.count),
+        hint: Player::weighted(
+            &rules,
+            Budget::Time(Duration::from_millis(args.think_ms)),
+            args.seed,
+            &weights,
+        )
+        .with_threads(args.threads.count),
         view: View {
             marks: marks_for_stdout(),
             flipped: false,
@@ -99,7 +115,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         drawn: 0,
         max_plies: args.max_plies as usize,
     };
-    game.players = players_of(&rules, &game.seats, args);
+    game.players = players_of(&rules, &weights, &game.seats, args);
     game.view.flipped = args.flip || seen_from_second_seat(&game.seats);
     if let Some(list) = list {
         for text in list.split_whitespace() {

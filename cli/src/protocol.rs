@@ -1,9 +1,11 @@
 //! What the engine protocols share (`fairy uci`, `fairy xboard`): the games offered, a search
 //! that runs on a thread of its own while commands are read, and how long to think on a clock.
 
+use super::weights::WeightsArg;
 use super::{Reported, complain, load_rules};
 use fairy::ai::search::plies_to_result;
 use fairy::ai::search::{Choice, Limits, Searcher};
+use fairy::ai::weights::Weights;
 use fairy::compile::Ruleset;
 use fairy::engine::Position;
 use fairy::notation::protocol::{Dialect, unspeakable, write};
@@ -28,11 +30,18 @@ const SEED: u64 = 1;
 pub struct Variant {
     pub name: String,
     pub rules: Ruleset,
+    /// What the computer player evaluates with: the rule file's own, or a weights file's.
+    pub weights: Weights,
 }
 
 /// The games to offer: the rule files given, or every one in [`DEFAULT_FOLDER`]. A file
 /// given that the protocols cannot carry is an error; one found in the folder is left out.
-pub fn variants(files: &[String]) -> Result<Vec<Variant>, Reported> {
+/// A weights file is for one game: it needs exactly one rule file.
+pub fn variants(files: &[String], weights: &WeightsArg) -> Result<Vec<Variant>, Reported> {
+    if weights.path.is_some() && files.len() != 1 {
+        complain!("error: --weights is for one game: give exactly one rule file with it");
+        return Err(Reported::Usage);
+    }
     let (paths, given) = match files {
         [] => (folder_files()?, false),
         _ => (files.to_vec(), true),
@@ -51,7 +60,14 @@ pub fn variants(files: &[String]) -> Result<Vec<Variant>, Reported> {
                 complain!("error: two rule files are named {name}: a game is chosen by name");
                 return Err(Reported::Usage);
             }
-            None => variants.push(Variant { name, rules }),
+            None => {
+                let weights = weights.load(&rules, &path)?;
+                variants.push(Variant {
+                    name,
+                    rules,
+                    weights,
+                })
+            }
         }
     }
     if variants.is_empty() {
@@ -115,9 +131,10 @@ pub fn count_within(text: &str, max: usize) -> Option<usize> {
     text.parse().ok().filter(|count| (1..=max).contains(count))
 }
 
-/// A new computer player for `rules` using `resources`.
-pub fn searcher(rules: &Ruleset, resources: Resources) -> Box<Searcher> {
-    let mut searcher = Searcher::with_table(rules, SEED, resources.hash_mb << 20);
+/// A new computer player for `variant` using `resources`.
+pub fn searcher(variant: &Variant, resources: Resources) -> Box<Searcher> {
+    let bytes = resources.hash_mb << 20;
+    let mut searcher = Searcher::weighted(&variant.rules, SEED, &variant.weights, bytes);
     searcher.set_threads(resources.threads);
     Box::new(searcher)
 }

@@ -3,8 +3,9 @@
 use super::Reported;
 use super::protocol::count_within;
 use clap::Args;
-use fairy::ai::Player;
 use fairy::ai::search::MAX_THREADS;
+use fairy::ai::weights::Weights;
+use fairy::ai::{Budget, Player};
 use fairy::compile::Ruleset;
 use std::time::Duration;
 
@@ -34,14 +35,21 @@ pub enum Seat {
 }
 
 impl Seat {
-    /// The program behind the seat, or `None` for a human.
-    pub fn player(self, rules: &Ruleset, think_ms: u64, seed: u64) -> Option<Player> {
+    /// The program behind the seat, or `None` for a human; the computer evaluates with
+    /// `weights`.
+    pub fn player(
+        self,
+        rules: &Ruleset,
+        weights: &Weights,
+        think_ms: u64,
+        seed: u64,
+    ) -> Option<Player> {
         match self {
             Seat::Human => None,
             Seat::Random => Some(Player::random(seed)),
             Seat::Computer(ms) => {
                 let think = Duration::from_millis(ms.unwrap_or(think_ms));
-                Some(Player::computer(rules, think, seed))
+                Some(Player::weighted(rules, Budget::Time(think), seed, weights))
             }
         }
     }

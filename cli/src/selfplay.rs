@@ -3,9 +3,11 @@
 //! how games ended, how long they were, and the first mover's advantage.
 
 use super::seats::{MAX_THINK_MS, Seat, Threads, parse_seat, seat_seed, seats_of};
+use super::weights::WeightsArg;
 use super::{DEFAULT_MAX_PLIES, Reported, complain, emit, interrupt, load_rules};
 use clap::Args;
 use fairy::ai::Player;
+use fairy::ai::weights::Weights;
 use fairy::compile::Ruleset;
 use fairy::engine::Position;
 use fairy::engine::outcome::Cause;
@@ -44,6 +46,8 @@ pub struct SelfplayArgs {
     rotate: bool,
     #[command(flatten)]
     threads: Threads,
+    #[command(flatten)]
+    weights: WeightsArg,
     /// Print the report as one JSON document.
     #[arg(long)]
     json: bool,
@@ -202,6 +206,8 @@ pub struct Plan {
     pub seats: Vec<Seat>,
     pub rotate: bool,
     pub threads: usize,
+    /// What the computer seats evaluate with.
+    pub weights: Weights,
 }
 
 pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
@@ -222,6 +228,7 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
         seats,
         rotate: args.rotate,
         threads: args.threads.count,
+        weights: args.weights.load(&rules, &args.file)?,
     };
     let jobs = args.jobs.map_or_else(every_core, |j| j as usize);
     let progress = indicatif::ProgressBar::new(plan.games as u64);
@@ -384,7 +391,12 @@ fn play_one(rules: &Ruleset, plan: &Plan, index: usize, halted: &AtomicBool) -> 
         .map(|seat| {
             let entrant = (seat + n - turned) % n;
             entrants[entrant]
-                .player(rules, plan.think_ms, seat_seed(seed, entrant))
+                .player(
+                    rules,
+                    &plan.weights,
+                    plan.think_ms,
+                    seat_seed(seed, entrant),
+                )
                 .expect("no human seats")
                 .with_threads(plan.threads)
         })

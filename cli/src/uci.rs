@@ -7,6 +7,7 @@ use super::protocol::{
     self, Clock, DEFAULT_HASH_MB, Ending, MAX_HASH_MB, Resources, Thinking, Variant,
     deadline_after, line_text, mate_in,
 };
+use super::weights::WeightsArg;
 use super::{Reported, emit};
 use clap::Args;
 use fairy::ai::search::{Choice, Limits, MAX_THREADS, Searcher};
@@ -27,10 +28,12 @@ pub struct UciArgs {
     /// `rules/` left out. The first file given (else chess, else the first) is played first.
     #[arg(value_name = "FILE")]
     files: Vec<String>,
+    #[command(flatten)]
+    weights: WeightsArg,
 }
 
 pub fn uci(args: &UciArgs) -> Result<(), Reported> {
-    let variants = protocol::variants(&args.files)?;
+    let variants = protocol::variants(&args.files, &args.weights)?;
     let first = match args.files.is_empty() {
         true => protocol::find_variant(&variants, "chess").unwrap_or(0),
         false => 0,
@@ -223,8 +226,8 @@ impl<'scope, 'env> Session<'scope, 'env> {
             stop: None,
         };
         let rules = self.rules();
-        let searcher =
-            (self.searcher.take()).unwrap_or_else(|| protocol::searcher(rules, self.resources));
+        let searcher = (self.searcher.take())
+            .unwrap_or_else(|| protocol::searcher(&self.variants[self.variant], self.resources));
         let report = move |choice: &Choice| emit(&info(rules, choice, start));
         let answer = move |choice: Option<Choice>| {
             let best = choice.map_or("(none)".to_string(), |c| {

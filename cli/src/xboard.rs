@@ -7,6 +7,7 @@ use super::protocol::{
     self, Clock, Ending as Answer, MAX_HASH_MB, Resources, Thinking, Variant, deadline_after,
     line_text, mate_in,
 };
+use super::weights::WeightsArg;
 use super::{Reported, emit};
 use clap::Args;
 use fairy::ai::search::{Choice, Limits, MAX_THREADS, Searcher};
@@ -29,13 +30,15 @@ pub struct XboardArgs {
     /// `rules/` left out.
     #[arg(value_name = "FILE")]
     files: Vec<String>,
+    #[command(flatten)]
+    weights: WeightsArg,
 }
 
 /// How long `hint` thinks.
 const HINT_THINK: Duration = Duration::from_millis(100);
 
 pub fn xboard(args: &XboardArgs) -> Result<(), Reported> {
-    let variants = protocol::variants(&args.files)?;
+    let variants = protocol::variants(&args.files, &args.weights)?;
     std::thread::scope(|scope| {
         let mut session = Session::new(scope, &variants);
         for line in std::io::stdin().lock().lines() {
@@ -329,7 +332,7 @@ impl<'scope, 'env> Session<'scope, 'env> {
         let searcher = self
             .searcher
             .take()
-            .unwrap_or_else(|| protocol::searcher(rules, self.resources));
+            .unwrap_or_else(|| protocol::searcher(&self.variants[self.variant], self.resources));
         let post = self.post;
         let report = move |choice: &Choice| {
             if post {
@@ -415,7 +418,7 @@ impl<'scope, 'env> Session<'scope, 'env> {
         let mut searcher = self
             .searcher
             .take()
-            .unwrap_or_else(|| protocol::searcher(rules, self.resources));
+            .unwrap_or_else(|| protocol::searcher(&self.variants[self.variant], self.resources));
         let mut position = self.position.clone();
         if let Some(choice) = searcher.choose(&mut position, HINT_THINK) {
             emit(&format!(

@@ -1145,3 +1145,105 @@ fn fmt_rewrites_checks_and_refuses() {
     let kept = std::fs::read(broken.path()).expect("read");
     assert_eq!(kept, b"game \"x\"\nboard 8 x\n");
 }
+
+/// `tune` plays a few games, fits the weights and writes them; the same seed writes the same
+/// file; `eval`, `selfplay` and `uci` read it back.
+#[test]
+fn tune_writes_weights_that_the_players_read() {
+    let chess = shipped("chess.rules");
+    let out = TempFile::new("tuned", b"");
+    let tune = [
+        "tune",
+        &chess,
+        "--games",
+        "10",
+        "--nodes",
+        "300",
+        "--max-plies",
+        "60",
+        "--jobs",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        out.path(),
+    ];
+    let run = fairy(&tune, Duration::from_secs(120));
+    run.assert_exit(0, "tune");
+    assert!(run.stderr.contains("fitting to"), "{}", run.stderr);
+    assert!(run.stderr.contains("held out"), "{}", run.stderr);
+    let written = std::fs::read_to_string(out.path()).expect("the weights file");
+    assert!(written.starts_with("# Weights for Chess fitted by `fairy tune`: 10 games"));
+    assert!(written.contains("[terms]\nplacement = ") && written.contains("[values]\nQueen = "));
+    fairy(&tune, Duration::from_secs(120)).assert_exit(0, "tune again");
+    assert_eq!(std::fs::read_to_string(out.path()).expect("read"), written);
+
+    expect(&["eval", &chess, "--weights", out.path()], 0, "material");
+    let selfplay = [
+        "selfplay",
+        &chess,
+        "--games",
+        "1",
+        "--think-ms",
+        "5",
+        "--max-plies",
+        "4",
+        "--weights",
+        out.path(),
+    ];
+    fairy(&selfplay, Duration::from_secs(30)).assert_exit(0, "selfplay --weights");
+}
+
+/// A weights file sets what it names, given or found beside the rule file; a wrong one, or
+/// one given where it cannot apply, is refused with the reason.
+#[test]
+fn weights_files_are_read_and_checked() {
+    let chess = shipped("chess.rules");
+    let knight = TempFile::new("knight", b"[values]\nKnight = 999\n");
+    expect(
+        &["eval", &chess, "--weights", knight.path()],
+        0,
+        "Knight 999",
+    );
+    let unknown = TempFile::new("unknown", b"[terms]\nspeed = 1\n");
+    let run = expect(
+        &["eval", &chess, "--weights", unknown.path()],
+        1,
+        "no term `speed`; the terms are placement, mobility",
+    );
+    assert!(run.stderr.contains(unknown.path()), "{}", run.stderr);
+    expect(
+        &["play", &chess, "--weights", "/nonexistent/w.toml"],
+        1,
+        "/nonexistent/w.toml",
+    );
+    let game = TempFile::new("game", &std::fs::read(&chess).expect("chess.rules"));
+    let beside = game.0.with_extension("weights");
+    std::fs::write(&beside, "[values]\nKnight = 777\n").expect("write the weights");
+    let run = expect(&["eval", game.path()], 0, "Knight 777");
+    assert!(run.stdout.starts_with("weights: "), "{}", run.stdout);
+    expect(
+        &["eval", game.path(), "--weights", knight.path()],
+        0,
+        "Knight 999",
+    );
+    let run = expect(&["eval", game.path(), "--derived-weights"], 0, "Knight 344");
+    assert!(run.stdout.starts_with("values: "), "{}", run.stdout);
+    std::fs::write(&beside, "[values]\nKing = 1\n").expect("write the weights");
+    expect(
+        &["selfplay", game.path(), "--games", "1"],
+        1,
+        "royal pieces have no value",
+    );
+    let _ = std::fs::remove_file(&beside);
+    expect(
+        &["uci", "--weights", knight.path()],
+        2,
+        "--weights is for one game: give exactly one rule file",
+    );
+    expect(
+        &["tune", &shipped("yonin-bishogi.rules"), "--games", "1"],
+        2,
+        "fairy tune fits two-player games; this one has 4 players",
+    );
+}

@@ -27,6 +27,7 @@
 //! Where having no moves or no pieces wins, material and placement are a burden and count
 //! against their owner.
 
+use super::weights::{TERMS, Term, Weights};
 use crate::compile::{Code, EMPTY, EndCondition, Outcome, Ruleset, Sq};
 use crate::engine::probe::ProbeBoard;
 use crate::engine::{Position, Turn};
@@ -49,33 +50,10 @@ const MIN_BOARDS: usize = 4;
 /// How far a kind's moves may outnumber what its captures imply before they stop counting
 /// (see [`reaches_in_play`]): slack enough for every piece of chess.
 const CAPTURE_SLACK: f64 = 2.0;
-/// Worth of one more move from a square than the kind's average.
-const PER_SQUARE_MOVE: i32 = 4;
-/// Worth of each square a piece reaches as the board stands beyond its kind's average in
-/// play. Set by matches of chess at 100 ms a move: at 1 the term made no measurable
-/// difference, at 6 it won clearly, and 4, 8 and 10 each did worse than 6 (see the README).
-const MOBILITY: i32 = 6;
-/// The share of the gain of promoting counted per step nearer the zone: the gain divided by
-/// `(steps + 1)²`, times this over 100.
-const PROMOTION_PERCENT: i32 = 60;
 /// The share, in hundredths, of the most a kind gains by promoting that it is worth besides
 /// its reach, wherever it stands. Set so that chess's Pawn comes to about 100 (from 67), near
 /// its classical ratio to the Knight.
 const PROMISE_PERCENT: i32 = 3;
-/// Worth of each own piece shielding a royal piece (on the three squares ahead of it, or
-/// beside it where the player has no forward direction), while the others keep all their
-/// material.
-const SHELTER: i32 = 16;
-/// Worth of the danger around a royal piece, per unit of [`Evaluator::danger`]: each square
-/// beside it that an enemy attacks counts two units, and each empty one an enemy could drop
-/// a piece on one, while the others keep their material. The danger grows with the square of
-/// the units, as attacks on several of its squares at once are worth more than apart. Against
-/// the player without it, at 40,000 nodes a move and with 10% fewer to pay for its cost, over
-/// 200 games from a hundred openings: crazyhouse +108 =0 −92, minishogi +109 =2 −89; chess,
-/// where no piece waits in hand, +29 =12 −38 over 79 (see [`Evaluator::danger_counts`]).
-const DANGER: i32 = 6;
-const CHECKED: i32 = 60;
-const PER_FREE_MOVE: i32 = 20;
 
 /// A player's worth, term by term.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -148,30 +126,31 @@ pub struct Evaluator {
     mobility_counts: bool,
     /// Kinds whose moves count: their immobility loses the game.
     guarded: u64,
+    /// The terms' weights, in the order of [`TERMS`].
+    weights: [i32; TERMS.len()],
     squares: usize,
     players: usize,
 }
 
 impl Evaluator {
+    /// The evaluation with the weights derived from the rule file.
     pub fn new(rules: &Ruleset) -> Self {
+        Evaluator::weighted(rules, &Weights::derived(rules))
+    }
+
+    /// The evaluation with `weights`.
+    pub fn weighted(rules: &Ruleset, weights: &Weights) -> Self {
         let players = rules.players.count();
         let squares = rules.geometry.squares();
         let kinds = rules.pieces.kinds.len();
-        let royal: Vec<bool> = rules.pieces.kinds.iter().map(|k| k.royal).collect();
         let averages = average_reaches(rules);
         let burdens = material_burdens(rules);
-        let reaches = reaches_in_play(rules, &averages, &royal);
-        let reached: Vec<i32> = (0..kinds)
-            .map(|kind| match royal[kind] {
-                true => 0,
-                false => value_of(reaches[kind]),
-            })
-            .collect();
-        let values = with_promise(rules, &reached);
+        let values = weights.values.clone();
+        let hand = weights.term(Term::Hand);
         let mut placement = vec![0; kinds * players * squares];
         let mut royal_opening = vec![0; kinds * players * squares];
         let in_hand: Vec<i32> = (0..kinds)
-            .map(|k| values[rules.pieces.kinds[k].demotes_to as usize])
+            .map(|k| values[rules.pieces.kinds[k].demotes_to as usize] * hand / 100)
             .collect();
         let start_material = start_materials(rules, &values, &in_hand);
         // Removing a royal piece decides the game: worth the most material a player starts with.
@@ -184,10 +163,10 @@ impl Evaluator {
                     .map(|sq| empty.reach(code, sq as Sq).moves as i32)
                     .collect();
                 let average = reach.iter().sum::<i32>() / reach.len().max(1) as i32;
-                let progress = zone_gains(rules, &mut empty, kind, player, &values, royal_worth);
+                let progress = zone_gains(rules, &mut empty, (kind, player), weights, royal_worth);
                 for sq in 0..squares {
                     let row = placement_row(code, squares, sq);
-                    let spread = PER_SQUARE_MOVE * (reach[sq] - average);
+                    let spread = weights.term(Term::Placement) * (reach[sq] - average);
                     placement[row] = spread + progress[sq];
                     // Nearing a zone that wins something is worth it however much material
                     // is left (a King whose arrival removes the enemy King).
@@ -210,6 +189,7 @@ impl Evaluator {
             sign: if burdens { -1 } else { 1 },
             mobility_counts,
             guarded: guarded_kinds(rules),
+            weights: weights.terms,
             squares,
             players,
         }
@@ -269,10 +249,10 @@ impl Evaluator {
             let shield = &self.shield[owner * self.squares + sq];
             let beside = position.own_pieces_on(shield, owner) as i32;
             let danger = match self.danger_counts {
-                true => DANGER * self.danger(position, owner, sq),
+                true => self.weight(Term::Danger) * self.danger(position, owner, sq),
                 false => 0,
             };
-            let shelter = SHELTER * beside - danger;
+            let shelter = self.weight(Term::Shelter) * beside - danger;
             worth[owner].royal_safety += (left * (self.royal_opening[row] + shelter)
                 + (start - left) * self.placement[row])
                 / start;
@@ -282,16 +262,21 @@ impl Evaluator {
             terms.placement *= self.sign;
             terms.hand *= self.sign;
             if self.guarded != 0 {
-                terms.freedom = PER_FREE_MOVE * position.mobility(p, self.guarded, scratch) as i32;
+                terms.freedom =
+                    self.weight(Term::Freedom) * position.mobility(p, self.guarded, scratch) as i32;
             }
         }
         if checked {
-            worth[position.to_move()].royal_safety -= CHECKED;
+            worth[position.to_move()].royal_safety -= self.weight(Term::Checked);
         }
         worth
     }
 
-    /// The danger to `owner`'s royal piece on `sq`, in units of [`DANGER`]: two for each
+    fn weight(&self, term: Term) -> i32 {
+        self.weights[term as usize]
+    }
+
+    /// The danger to `owner`'s royal piece on `sq`, in units of [`Term::Danger`]: two for each
     /// square beside it an enemy attacks, one for each other empty one where an enemy holds
     /// pieces in hand to drop there, and the total squared over four.
     fn danger(&self, position: &Position<'_>, owner: usize, sq: usize) -> i32 {
@@ -320,6 +305,7 @@ impl Evaluator {
     fn pieces_worth(&self, position: &Position<'_>) -> [Terms; MAX_PLAYERS] {
         let mut worth = [Terms::default(); MAX_PLAYERS];
         let ordinary = position.rules().pieces.all() & !position.rules().derived.royal_kinds;
+        let mobility = self.weight(Term::Mobility);
         let mut add = |sq: Sq, code: Code, reach: Option<u32>| {
             let CodeWorth {
                 owner,
@@ -330,7 +316,7 @@ impl Evaluator {
             worth[owner].placement +=
                 self.placement[placement_row(code, self.squares, sq as usize)];
             if let Some(reach) = reach {
-                worth[owner].mobility += MOBILITY * (reach as i32 - average_reach);
+                worth[owner].mobility += mobility * (reach as i32 - average_reach);
             }
         };
         match self.mobility_counts {
@@ -445,6 +431,20 @@ fn with_promise(rules: &Ruleset, reached: &[i32]) -> Vec<i32> {
         .collect()
 }
 
+/// Each kind's value derived from the rule file: from its reach on a board in play, and a
+/// share of what it may promote to (royal kinds are worth nothing).
+pub fn derived_values(rules: &Ruleset) -> Vec<i32> {
+    let royal: Vec<bool> = rules.pieces.kinds.iter().map(|k| k.royal).collect();
+    let reaches = reaches_in_play(rules, &average_reaches(rules), &royal);
+    let reached: Vec<i32> = (reaches.iter().zip(&royal))
+        .map(|(&reach, &royal)| match royal {
+            true => 0,
+            false => value_of(reach),
+        })
+        .collect();
+    with_promise(rules, &reached)
+}
+
 /// A kind's value from its average reach on a board in play.
 fn value_of(reach: f64) -> i32 {
     (VALUE_SCALE * reach.powf(VALUE_POWER)).round() as i32
@@ -509,11 +509,11 @@ fn quiet_moves_take(rules: &Ruleset) -> bool {
 fn zone_gains(
     rules: &Ruleset,
     empty: &mut ProbeBoard<'_>,
-    kind: usize,
-    player: usize,
-    values: &[i32],
+    (kind, player): (usize, usize),
+    weights: &Weights,
     royal_worth: i32,
 ) -> Vec<i32> {
+    let values = &weights.values;
     let mut goals: Vec<(u16, i32, bool)> = (rules.pieces.kinds[kind].promotions.iter())
         .map(|promotion| {
             let best = promotion.targets.iter().map(|&t| values[t as usize]).max();
@@ -532,7 +532,8 @@ fn zone_gains(
     }
     let mut progress = vec![0; rules.geometry.squares()];
     for (zone, gain, outside) in goals {
-        let near = zone_progress(rules, empty, kind, player, zone, gain);
+        let gain = gain * weights.term(Term::Promotion) / 100;
+        let near = zone_progress(rules, empty, (kind, player), zone, gain);
         for (sq, (best, near)) in progress.iter_mut().zip(near).enumerate() {
             if !outside || !rules.zones.contains(zone, player, sq as Sq) {
                 *best = (*best).max(near);
@@ -559,13 +560,11 @@ fn start_materials(rules: &Ruleset, values: &[i32], in_hand: &[i32]) -> Vec<i32>
 }
 
 /// Per square, a share of `gain` for a piece of `kind` of `player` nearing `zone`: the gain
-/// divided by the square of one more than the moves it needs to get there on an empty board,
-/// times [`PROMOTION_PERCENT`] over 100.
+/// divided by the square of one more than the moves it needs to get there on an empty board.
 fn zone_progress(
     rules: &Ruleset,
     empty: &mut ProbeBoard<'_>,
-    kind: usize,
-    player: usize,
+    (kind, player): (usize, usize),
     zone: u16,
     gain: i32,
 ) -> Vec<i32> {
@@ -576,7 +575,7 @@ fn zone_progress(
     let inside = |sq: usize| rules.zones.contains(zone, player, sq as Sq);
     let steps = steps_to(rules, empty, rules.pieces.code(kind, player), &inside);
     (steps.iter())
-        .map(|steps| steps.map_or(0, |s| gain * PROMOTION_PERCENT / 100 / ((s + 1) * (s + 1))))
+        .map(|steps| steps.map_or(0, |s| gain / ((s + 1) * (s + 1))))
         .collect()
 }
 

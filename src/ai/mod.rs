@@ -1,15 +1,19 @@
 //! The computer player. It knows a game only through its compiled rules and the engine: an
-//! evaluation derived from the rule file ([`eval`]), a search that suits any number of
-//! players ([`search`]), and a random player to measure it against.
+//! evaluation derived from the rule file ([`eval`]) whose weights may be fitted to the game's
+//! own results ([`weights`], [`tune`]), a search that suits any number of players
+//! ([`search`]), and a random player to measure it against.
 
 pub mod eval;
 pub mod search;
 mod table;
+pub mod tune;
+pub mod weights;
 
 use crate::engine::{Position, Turn};
 use crate::random::Random;
 use search::{Choice, Limits, Searcher};
 use std::time::Duration;
+use weights::Weights;
 
 /// How much the computer searches per turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +52,17 @@ impl Player {
 
     pub fn searching(rules: &crate::compile::Ruleset, budget: Budget, seed: u64) -> Self {
         Player::Computer(Box::new(Searcher::new(rules, seed)), budget)
+    }
+
+    /// The computer, evaluating with `weights`.
+    pub fn weighted(
+        rules: &crate::compile::Ruleset,
+        budget: Budget,
+        seed: u64,
+        weights: &Weights,
+    ) -> Self {
+        let searcher = Searcher::weighted(rules, seed, weights, search::DEFAULT_TABLE_BYTES);
+        Player::Computer(Box::new(searcher), budget)
     }
 
     /// The same player searching with `threads` threads (a random player is unchanged).

@@ -6,6 +6,7 @@
 
 use super::eval::{self, Evaluator};
 use super::table::{Bound, Entry, Table, turn_key};
+use super::weights::Weights;
 use crate::compile::{EndCondition, Outcome};
 use crate::engine::outcome::Ending;
 use crate::engine::{ExchangeValues, PartKind, Position, Turn};
@@ -31,7 +32,7 @@ const NOISE: u64 = 8;
 /// milliseconds of the deadline, rarely enough to cost nothing measurable.
 const CLOCK_SPACING: Duration = Duration::from_micros(100);
 /// The transposition table's size unless told otherwise.
-const DEFAULT_TABLE_BYTES: usize = 8 << 20;
+pub const DEFAULT_TABLE_BYTES: usize = 8 << 20;
 /// The most nodes between readings of the clock, where nodes are fast.
 const MAX_CLOCK_INTERVAL: u64 = 256;
 
@@ -224,13 +225,19 @@ impl Choice {
 
 impl Searcher {
     pub fn new(rules: &crate::compile::Ruleset, seed: u64) -> Self {
-        Searcher::with_table(rules, seed, DEFAULT_TABLE_BYTES)
+        Searcher::weighted(rules, seed, &Weights::derived(rules), DEFAULT_TABLE_BYTES)
     }
 
-    /// A player whose transposition table takes at most `bytes` (at least one entry).
-    pub fn with_table(rules: &crate::compile::Ruleset, seed: u64, bytes: usize) -> Self {
+    /// A player that evaluates with `weights`, whose transposition table takes at most
+    /// `bytes` (at least one entry).
+    pub fn weighted(
+        rules: &crate::compile::Ruleset,
+        seed: u64,
+        weights: &Weights,
+        bytes: usize,
+    ) -> Self {
         let table = Arc::new(Table::new(bytes));
-        Searcher::sharing(rules, seed, Evaluator::new(rules), table)
+        Searcher::sharing(rules, seed, Evaluator::weighted(rules, weights), table)
     }
 
     /// A player with this evaluation and table.

@@ -5,6 +5,8 @@ use super::Failure;
 use super::api::{fields, playable};
 use crate::seats::{Seat, parse_seat};
 use crate::selfplay::{Event, Games, Halt, Plan, every_core, summarise};
+use fairy::ai::weights::Weights;
+use fairy::compile::Ruleset;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -79,7 +81,7 @@ impl Jobs {
     pub fn start(&self, body: &Value) -> Result<Value, Failure> {
         let start: Start = fields(body)?;
         let rules = playable(&start.rules)?;
-        let plan = plan(&start, rules.players.count())?;
+        let plan = plan(&start, &rules)?;
         let mut jobs = lock(&self.jobs);
         let running = (jobs.iter())
             .filter(|job| job.running.load(Ordering::Relaxed))
@@ -173,7 +175,8 @@ impl Jobs {
 }
 
 /// The games a request asks for, within the studio's bounds.
-fn plan(start: &Start, players: usize) -> Result<Plan, Failure> {
+fn plan(start: &Start, rules: &Ruleset) -> Result<Plan, Failure> {
+    let players = rules.players.count();
     if !(1..=MAX_GAMES).contains(&start.games) {
         return Err(Failure::bad(format!("games are 1 to {MAX_GAMES}")));
     }
@@ -203,5 +206,6 @@ fn plan(start: &Start, players: usize) -> Result<Plan, Failure> {
         seats,
         rotate: start.rotate,
         threads: 1,
+        weights: Weights::derived(rules),
     })
 }

@@ -1,0 +1,69 @@
+//! Which evaluation weights the commands that play or evaluate use: a file given with
+//! `--weights`, else the file `fairy tune` would write beside the rule file (`GAME.weights`
+//! beside `GAME.rules`) where there is one, else the weights derived from the rule file.
+
+use super::{Reported, complain, read_text};
+use clap::Args;
+use fairy::ai::weights::Weights;
+use fairy::compile::Ruleset;
+use std::path::Path;
+
+#[derive(Args, Clone, Default)]
+pub struct WeightsArg {
+    /// The computer player's evaluation weights, from a file `fairy tune` wrote for this game.
+    /// Without it, GAME.weights beside the rule file GAME.rules is read where there is one.
+    #[arg(long = "weights", value_name = "FILE")]
+    pub path: Option<String>,
+    /// Evaluate with the weights derived from the rule file, even where a weights file sits
+    /// beside it.
+    #[arg(long, conflicts_with = "path")]
+    pub derived_weights: bool,
+}
+
+/// The weights a command uses, and the file they came from (`None`: derived from the rules).
+pub struct Chosen {
+    pub weights: Weights,
+    pub file: Option<String>,
+}
+
+impl WeightsArg {
+    /// The weights for `rules`, read from the file `rules_path`.
+    pub fn load(&self, rules: &Ruleset, rules_path: &str) -> Result<Weights, Reported> {
+        self.choose(rules, rules_path).map(|chosen| chosen.weights)
+    }
+
+    /// The weights for `rules`, and where they came from.
+    pub fn choose(&self, rules: &Ruleset, rules_path: &str) -> Result<Chosen, Reported> {
+        let file = match (&self.path, self.derived_weights) {
+            (Some(path), _) => Some(path.clone()),
+            (None, true) => None,
+            (None, false) => beside(rules_path),
+        };
+        let Some(path) = file else {
+            return Ok(Chosen {
+                weights: Weights::derived(rules),
+                file: None,
+            });
+        };
+        let source = read_text(&path, "weights file")?;
+        match Weights::read(rules, &source.text) {
+            Ok(weights) => Ok(Chosen {
+                weights,
+                file: Some(path),
+            }),
+            Err(error) => {
+                complain!("error: {path}: {error}");
+                Err(Reported::Invalid)
+            }
+        }
+    }
+}
+
+/// The weights file beside a rule file, where there is one: `GAME.weights` for `GAME.rules`.
+fn beside(rules_path: &str) -> Option<String> {
+    if rules_path == "-" {
+        return None;
+    }
+    let path = Path::new(rules_path).with_extension("weights");
+    path.is_file().then(|| path.to_string_lossy().into_owned())
+}

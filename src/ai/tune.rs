@@ -1,0 +1,280 @@
+//! Fitting the evaluation's weights to a game's results, by Texel's method: each position of
+//! games played to their end predicts its result through the evaluation, as
+//! `1 / (1 + 10^(-score × scale / 400))` for the player to move; the weights are moved one at
+//! a time, a step either way, as long as the mean squared error of the predictions falls.
+//!
+//! The scale is fitted first, with the starting weights, and then held: otherwise the fit
+//! could lower the error by shrinking every weight at once.
+
+use super::eval::Evaluator;
+use super::weights::{MAX_WEIGHT, TERMS, Weights};
+use crate::compile::Ruleset;
+use crate::engine::Position;
+
+/// A position from a game, with how the game ended for the player to move in it.
+pub struct Sample<'r> {
+    pub position: Position<'r>,
+    /// 1 for a win, 0.5 for a draw, 0 for a loss.
+    pub result: f64,
+}
+
+/// What a fit found.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    pub weights: Weights,
+    /// The scale that turns a score into a predicted result.
+    pub scale: f64,
+    /// The mean squared error of the predictions, with the starting weights and the fitted.
+    pub error_before: f64,
+    pub error_after: f64,
+}
+
+/// Rounds of steps over every weight, at most, before the fit stops.
+const MAX_ROUNDS: usize = 30;
+
+/// The weights that predict the results of `samples` best, starting from `start`, searched
+/// on `threads` threads; `progress` hears the error after each round.
+pub fn fit(
+    rules: &Ruleset,
+    samples: &[Sample<'_>],
+    start: Weights,
+    threads: usize,
+    mut progress: impl FnMut(usize, f64),
+) -> Fit {
+    let judge = Judge {
+        rules,
+        samples,
+        threads: threads.max(1),
+    };
+    let scale = judge.best_scale(&start);
+    let error_before = judge.error(&start, scale);
+    let mut weights = start;
+    let mut error = error_before;
+    let mut steps = first_steps(rules, &weights);
+    for round in 1..=MAX_ROUNDS {
+        let mut moved = false;
+        for (index, step) in steps.iter_mut().enumerate() {
+            let (better, lower) = judge.improve(&weights, index, *step, scale, error);
+            if lower < error {
+                (weights, error, moved) = (better, lower, true);
+            } else {
+                *step = (*step / 2).max(1);
+            }
+        }
+        progress(round, error);
+        if !moved {
+            break;
+        }
+    }
+    Fit {
+        weights,
+        scale,
+        error_before,
+        error_after: error,
+    }
+}
+
+/// The first step of each weight: a tenth of it, at least one. The weights are numbered as
+/// [`weight_mut`] numbers them.
+fn first_steps(rules: &Ruleset, weights: &Weights) -> Vec<i32> {
+    let mut copy = weights.clone();
+    (0..weight_count(rules))
+        .map(|index| match weight_mut(rules, &mut copy, index) {
+            Some(weight) => (weight.abs() / 10).max(1),
+            None => 0,
+        })
+        .collect()
+}
+
+/// How many weights a fit moves: every term, then every kind's value.
+fn weight_count(rules: &Ruleset) -> usize {
+    TERMS.len() + rules.pieces.kinds.len()
+}
+
+/// Weight `index` of `weights`, or `None` for the value of a royal kind, which a fit leaves
+/// alone.
+fn weight_mut<'w>(rules: &Ruleset, weights: &'w mut Weights, index: usize) -> Option<&'w mut i32> {
+    match index.checked_sub(TERMS.len()) {
+        None => Some(&mut weights.terms[index]),
+        Some(kind) if !rules.pieces.kinds[kind].royal => Some(&mut weights.values[kind]),
+        Some(_) => None,
+    }
+}
+
+/// What judges a set of weights: the error of its predictions over the samples.
+struct Judge<'a, 'r> {
+    rules: &'r Ruleset,
+    samples: &'a [Sample<'r>],
+    threads: usize,
+}
+
+impl Judge<'_, '_> {
+    /// The weights with weight `index` moved by `step` as far as it lowers the error, either
+    /// way, and their error; `error` itself where neither way lowers it.
+    fn improve(
+        &self,
+        weights: &Weights,
+        index: usize,
+        step: i32,
+        scale: f64,
+        error: f64,
+    ) -> (Weights, f64) {
+        let mut best = (weights.clone(), error);
+        for mut direction in [step, -step] {
+            loop {
+                let mut tried = best.0.clone();
+                let Some(weight) = weight_mut(self.rules, &mut tried, index) else {
+                    return best;
+                };
+                let moved = *weight + direction;
+                if moved.abs() > MAX_WEIGHT || (index >= TERMS.len() && moved < 1) {
+                    break;
+                }
+                *weight = moved;
+                let tried_error = self.error(&tried, scale);
+                if tried_error >= best.1 {
+                    break;
+                }
+                best = (tried, tried_error);
+                // Far from its best, a weight gets there in a few doubling steps.
+                direction *= 2;
+            }
+            if best.1 < error {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The scale that gives the starting weights their least error, found by golden-section
+    /// search on its logarithm.
+    fn best_scale(&self, weights: &Weights) -> f64 {
+        let evaluator = Evaluator::weighted(self.rules, weights);
+        let scores = self.scores(&evaluator);
+        let error_at = |log_scale: f64| squared_error(self.samples, &scores, log_scale.exp());
+        let (mut low, mut high) = ((0.01f64).ln(), (10.0f64).ln());
+        let ratio = (5f64.sqrt() - 1.0) / 2.0;
+        for _ in 0..60 {
+            let a = high - ratio * (high - low);
+            let b = low + ratio * (high - low);
+            match error_at(a) < error_at(b) {
+                true => high = b,
+                false => low = a,
+            }
+        }
+        ((low + high) / 2.0).exp()
+    }
+
+    fn error(&self, weights: &Weights, scale: f64) -> f64 {
+        let evaluator = Evaluator::weighted(self.rules, weights);
+        squared_error(self.samples, &self.scores(&evaluator), scale)
+    }
+
+    /// Each sample's score for the player to move, on `threads` threads.
+    fn scores(&self, evaluator: &Evaluator) -> Vec<i32> {
+        let chunk = self.samples.len().div_ceil(self.threads).max(1);
+        std::thread::scope(|scope| {
+            let parts: Vec<_> = (self.samples.chunks(chunk))
+                .map(|part| {
+                    scope.spawn(move || {
+                        let mut scratch = Vec::new();
+                        (part.iter())
+                            .map(|s| {
+                                evaluator.score(&s.position, s.position.to_move(), &mut scratch)
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            (parts.into_iter())
+                .flat_map(|part| part.join().expect("scoring does not panic"))
+                .collect()
+        })
+    }
+}
+
+/// The mean squared error of the results predicted from `scores` at `scale`.
+fn squared_error(samples: &[Sample<'_>], scores: &[i32], scale: f64) -> f64 {
+    let total: f64 = (samples.iter().zip(scores))
+        .map(|(sample, &score)| (sample.result - predicted(score, scale)).powi(2))
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// The mean squared error of the results `weights` predict for `samples` at `scale`.
+pub fn mean_error(
+    rules: &Ruleset,
+    samples: &[Sample<'_>],
+    weights: &Weights,
+    scale: f64,
+    threads: usize,
+) -> f64 {
+    let judge = Judge {
+        rules,
+        samples,
+        threads: threads.max(1),
+    };
+    judge.error(weights, scale)
+}
+
+/// The result a score predicts for the player to move.
+pub fn predicted(score: i32, scale: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-f64::from(score) * scale / 400.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::compiled;
+    use crate::notation::fen;
+
+    #[test]
+    fn predictions_are_even_at_zero_and_grow_with_the_score() {
+        assert_eq!(predicted(0, 1.0), 0.5);
+        assert!(predicted(100, 1.0) > 0.6 && predicted(100, 1.0) < 0.7);
+        assert!(predicted(-100, 1.0) < 0.4);
+    }
+
+    /// Games won by the side a Knight up and lost by the side a Knight down teach a fit that
+    /// starts from a Knight worth almost nothing that it is worth much more.
+    #[test]
+    fn a_fit_raises_the_worth_of_what_wins_games() {
+        let rules = compiled(include_str!("../../rules/chess.rules"));
+        let sample = |text: &str, result: f64| Sample {
+            position: fen::read(&rules, text).unwrap(),
+            result,
+        };
+        let samples = [
+            sample(
+                "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                1.0,
+            ),
+            sample(
+                "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+                0.0,
+            ),
+            sample(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1",
+                0.0,
+            ),
+            sample(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR b KQkq - 0 1",
+                1.0,
+            ),
+            sample(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                0.5,
+            ),
+        ];
+        let knight = (rules.pieces.kinds.iter())
+            .position(|k| k.name == "Knight")
+            .unwrap();
+        let mut start = Weights::derived(&rules);
+        start.values[knight] = 10;
+        let mut rounds = 0;
+        let fit = fit(&rules, &samples, start, 2, |_, _| rounds += 1);
+        assert!(fit.weights.values[knight] > 100, "{:?}", fit.weights);
+        assert!(fit.error_after < fit.error_before / 2.0);
+        assert!(rounds >= 1);
+    }
+}
