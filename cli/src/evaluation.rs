@@ -1,15 +1,15 @@
 //! `fairy eval`: the computer player's evaluation of a position, term by term, so that a
 //! designer can see what it values and why it plays as it does.
 
-use super::weights::Chosen;
+use super::weights::FileWeights;
 use fairy::ai::eval::Evaluator;
 use fairy::engine::Position;
 use serde_json::{Value, json};
 
 /// The piece values, each player's terms and total, and the score for the player to move.
-pub fn text(position: &Position<'_>, chosen: &Chosen) -> String {
+pub fn text(position: &Position<'_>, file: Option<&FileWeights>) -> String {
     let rules = position.rules();
-    let evaluator = Evaluator::weighted(rules, &chosen.weights);
+    let evaluator = evaluator(position, file);
     let names = &rules.players.names;
     let terms = evaluator.terms(position, &mut Vec::new());
     let mut values: Vec<String> = (rules.pieces.kinds.iter().zip(&evaluator.values))
@@ -22,8 +22,8 @@ pub fn text(position: &Position<'_>, chosen: &Chosen) -> String {
     // listed once.
     let mut seen = std::collections::HashSet::new();
     values.retain(|value| seen.insert(value.clone()));
-    let mut out = match &chosen.file {
-        Some(file) => format!("weights: {file}\n"),
+    let mut out = match file {
+        Some(file) => format!("weights: {}\n", file.path),
         None => String::new(),
     };
     out += &format!("values: {}\n\n", values.join(", "));
@@ -49,9 +49,9 @@ pub fn text(position: &Position<'_>, chosen: &Chosen) -> String {
 }
 
 /// The same as one JSON document.
-pub fn json(position: &Position<'_>, chosen: &Chosen) -> Value {
+pub fn json(position: &Position<'_>, file: Option<&FileWeights>) -> Value {
     let rules = position.rules();
-    let evaluator = Evaluator::weighted(rules, &chosen.weights);
+    let evaluator = evaluator(position, file);
     let names = &rules.players.names;
     let terms = evaluator.terms(position, &mut Vec::new());
     let values: serde_json::Map<String, Value> = (rules.pieces.kinds.iter())
@@ -71,10 +71,18 @@ pub fn json(position: &Position<'_>, chosen: &Chosen) -> Value {
         .collect();
     let mover = position.to_move();
     json!({
-        "weights": chosen.file,
+        "weights": file.map(|file| &file.path),
         "values": values,
         "players": players,
         "to_move": names[mover],
         "score": evaluator.score(position, mover, &mut Vec::new()),
     })
+}
+
+/// The evaluation with the file's weights, or those derived from the rule file.
+fn evaluator(position: &Position<'_>, file: Option<&FileWeights>) -> Evaluator {
+    match file {
+        Some(file) => Evaluator::weighted(position.rules(), &file.weights),
+        None => Evaluator::new(position.rules()),
+    }
 }

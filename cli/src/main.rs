@@ -211,10 +211,10 @@ fn main() -> ExitCode {
             Ok(())
         }),
         Command::Eval { position, weights } => with_position(&position, |at| {
-            let chosen = weights.choose(at.rules(), &position.file)?;
+            let file = weights.choose(at.rules(), &position.file)?;
             match position.json {
-                true => emit(&json::text(&evaluation::json(at, &chosen))),
-                false => emit(&evaluation::text(at, &chosen)),
+                true => emit(&json::text(&evaluation::json(at, file.as_ref()))),
+                false => emit(&evaluation::text(at, file.as_ref())),
             }
             Ok(())
         }),

@@ -124,7 +124,7 @@ pub fn play_match(args: &MatchArgs) -> Result<(), Reported> {
         return Err(Reported::Usage);
     }
     if sides.len() == 1 {
-        let player = Player::weighted(&variant.rules, timing.budget(), 1, &variant.weights);
+        let player = Player::weighted(&variant.rules, timing.budget(), 1, variant.weights.as_ref());
         sides.push(Side::Fairy(player.with_threads(args.threads.count)));
     }
     let names: Vec<String> = sides.iter().map(Side::name).collect();

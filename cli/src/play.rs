@@ -58,7 +58,7 @@ pub struct PlayArgs {
 /// The program behind each seat that is not human.
 fn players_of(
     rules: &Ruleset,
-    weights: &Weights,
+    weights: Option<&Weights>,
     seats: &[Seat],
     args: &PlayArgs,
 ) -> Vec<Option<Player>> {
@@ -105,7 +105,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
             &rules,
             Budget::Time(Duration::from_millis(args.think_ms)),
             args.seed,
-            &weights,
+            weights.as_ref(),
         )
         .with_threads(args.threads.count),
         view: View {
@@ -115,7 +115,7 @@ pub fn play(args: &PlayArgs) -> Result<(), Reported> {
         drawn: 0,
         max_plies: args.max_plies as usize,
     };
-    game.players = players_of(&rules, &weights, &game.seats, args);
+    game.players = players_of(&rules, weights.as_ref(), &game.seats, args);
     game.view.flipped = args.flip || seen_from_second_seat(&game.seats);
     if let Some(list) = list {
         for text in list.split_whitespace() {

@@ -30,8 +30,8 @@ const SEED: u64 = 1;
 pub struct Variant {
     pub name: String,
     pub rules: Ruleset,
-    /// What the computer player evaluates with: the rule file's own, or a weights file's.
-    pub weights: Weights,
+    /// What the computer player evaluates with: a weights file's, or the rule file's own.
+    pub weights: Option<Weights>,
 }
 
 /// The games to offer: the rule files given, or every one in [`DEFAULT_FOLDER`]. A file
@@ -134,7 +134,7 @@ pub fn count_within(text: &str, max: usize) -> Option<usize> {
 /// A new computer player for `variant` using `resources`.
 pub fn searcher(variant: &Variant, resources: Resources) -> Box<Searcher> {
     let bytes = resources.hash_mb << 20;
-    let mut searcher = Searcher::weighted(&variant.rules, SEED, &variant.weights, bytes);
+    let mut searcher = Searcher::weighted(&variant.rules, SEED, variant.weights.as_ref(), bytes);
     searcher.set_threads(resources.threads);
     Box::new(searcher)
 }

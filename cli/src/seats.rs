@@ -36,11 +36,11 @@ pub enum Seat {
 
 impl Seat {
     /// The program behind the seat, or `None` for a human; the computer evaluates with
-    /// `weights`.
+    /// `weights` (those derived from the rule file if none).
     pub fn player(
         self,
         rules: &Ruleset,
-        weights: &Weights,
+        weights: Option<&Weights>,
         think_ms: u64,
         seed: u64,
     ) -> Option<Player> {

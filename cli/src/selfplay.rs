@@ -206,8 +206,8 @@ pub struct Plan {
     pub seats: Vec<Seat>,
     pub rotate: bool,
     pub threads: usize,
-    /// What the computer seats evaluate with.
-    pub weights: Weights,
+    /// What the computer seats evaluate with: the rule file's own weights if none.
+    pub weights: Option<Weights>,
 }
 
 pub fn selfplay(args: &SelfplayArgs) -> Result<(), Reported> {
@@ -393,7 +393,7 @@ fn play_one(rules: &Ruleset, plan: &Plan, index: usize, halted: &AtomicBool) -> 
             entrants[entrant]
                 .player(
                     rules,
-                    &plan.weights,
+                    plan.weights.as_ref(),
                     plan.think_ms,
                     seat_seed(seed, entrant),
                 )

@@ -73,7 +73,8 @@ pub fn tune(args: &TuneArgs) -> Result<(), Reported> {
         );
         return Err(Reported::Usage);
     }
-    let start = args.weights.load(&rules, &args.file)?;
+    let given = args.weights.load(&rules, &args.file)?;
+    let start = given.unwrap_or_else(|| Weights::derived(&rules));
     let jobs = args.jobs.map_or_else(every_core, |j| j as usize);
     let games = play_games(&rules, &start, args, jobs)?;
     let (train, held): (Vec<_>, Vec<_>) =
@@ -212,7 +213,7 @@ fn play_one(rules: &Ruleset, weights: &Weights, args: &TuneArgs, index: usize) -
         .wrapping_mul(0x1_0000_0001)
         .wrapping_add(index as u64);
     let budget = Budget::Nodes(args.nodes);
-    let mut computer = Player::weighted(rules, budget, seed, weights);
+    let mut computer = Player::weighted(rules, budget, seed, Some(weights));
     let mut random = Player::random(seed);
     let mut position = Position::start(rules);
     let mut seen = Vec::new();

@@ -20,37 +20,36 @@ pub struct WeightsArg {
     pub derived_weights: bool,
 }
 
-/// The weights a command uses, and the file they came from (`None`: derived from the rules).
-pub struct Chosen {
+/// Weights read from a file, and its path.
+pub struct FileWeights {
     pub weights: Weights,
-    pub file: Option<String>,
+    pub path: String,
 }
 
 impl WeightsArg {
-    /// The weights for `rules`, read from the file `rules_path`.
-    pub fn load(&self, rules: &Ruleset, rules_path: &str) -> Result<Weights, Reported> {
-        self.choose(rules, rules_path).map(|chosen| chosen.weights)
+    /// The weights for `rules`, read from the file `rules_path`; `None` for those derived
+    /// from the rule file.
+    pub fn load(&self, rules: &Ruleset, rules_path: &str) -> Result<Option<Weights>, Reported> {
+        Ok(self.choose(rules, rules_path)?.map(|file| file.weights))
     }
 
-    /// The weights for `rules`, and where they came from.
-    pub fn choose(&self, rules: &Ruleset, rules_path: &str) -> Result<Chosen, Reported> {
+    /// The weights file for `rules` and what it holds; `None` for the derived weights.
+    pub fn choose(
+        &self,
+        rules: &Ruleset,
+        rules_path: &str,
+    ) -> Result<Option<FileWeights>, Reported> {
         let file = match (&self.path, self.derived_weights) {
             (Some(path), _) => Some(path.clone()),
             (None, true) => None,
             (None, false) => beside(rules_path),
         };
         let Some(path) = file else {
-            return Ok(Chosen {
-                weights: Weights::derived(rules),
-                file: None,
-            });
+            return Ok(None);
         };
         let source = read_text(&path, "weights file")?;
         match Weights::read(rules, &source.text) {
-            Ok(weights) => Ok(Chosen {
-                weights,
-                file: Some(path),
-            }),
+            Ok(weights) => Ok(Some(FileWeights { weights, path })),
             Err(error) => {
                 complain!("error: {path}: {error}");
                 Err(Reported::Invalid)

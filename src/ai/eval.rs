@@ -135,15 +135,22 @@ pub struct Evaluator {
 impl Evaluator {
     /// The evaluation with the weights derived from the rule file.
     pub fn new(rules: &Ruleset) -> Self {
-        Evaluator::weighted(rules, &Weights::derived(rules))
+        let averages = average_reaches(rules);
+        let weights = Weights::with_values(values_from(rules, &averages));
+        Evaluator::built(rules, &weights, averages)
     }
 
     /// The evaluation with `weights`.
     pub fn weighted(rules: &Ruleset, weights: &Weights) -> Self {
+        Evaluator::built(rules, weights, average_reaches(rules))
+    }
+
+    /// The evaluation with `weights`, each kind's average reach in play measured already:
+    /// measuring it is most of the cost of building an evaluation.
+    fn built(rules: &Ruleset, weights: &Weights, averages: Vec<(f64, f64)>) -> Self {
         let players = rules.players.count();
         let squares = rules.geometry.squares();
         let kinds = rules.pieces.kinds.len();
-        let averages = average_reaches(rules);
         let burdens = material_burdens(rules);
         let values = weights.values.clone();
         let hand = weights.term(Term::Hand);
@@ -434,8 +441,13 @@ fn with_promise(rules: &Ruleset, reached: &[i32]) -> Vec<i32> {
 /// Each kind's value derived from the rule file: from its reach on a board in play, and a
 /// share of what it may promote to (royal kinds are worth nothing).
 pub fn derived_values(rules: &Ruleset) -> Vec<i32> {
+    values_from(rules, &average_reaches(rules))
+}
+
+/// [`derived_values`] from each kind's average reach in play (see [`average_reaches`]).
+fn values_from(rules: &Ruleset, averages: &[(f64, f64)]) -> Vec<i32> {
     let royal: Vec<bool> = rules.pieces.kinds.iter().map(|k| k.royal).collect();
-    let reaches = reaches_in_play(rules, &average_reaches(rules), &royal);
+    let reaches = reaches_in_play(rules, averages, &royal);
     let reached: Vec<i32> = (reaches.iter().zip(&royal))
         .map(|(&reach, &royal)| match royal {
             true => 0,

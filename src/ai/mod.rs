@@ -54,12 +54,12 @@ impl Player {
         Player::Computer(Box::new(Searcher::new(rules, seed)), budget)
     }
 
-    /// The computer, evaluating with `weights`.
+    /// The computer, evaluating with `weights` (those derived from the rule file if none).
     pub fn weighted(
         rules: &crate::compile::Ruleset,
         budget: Budget,
         seed: u64,
-        weights: &Weights,
+        weights: Option<&Weights>,
     ) -> Self {
         let searcher = Searcher::weighted(rules, seed, weights, search::DEFAULT_TABLE_BYTES);
         Player::Computer(Box::new(searcher), budget)

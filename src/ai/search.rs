@@ -225,19 +225,23 @@ impl Choice {
 
 impl Searcher {
     pub fn new(rules: &crate::compile::Ruleset, seed: u64) -> Self {
-        Searcher::weighted(rules, seed, &Weights::derived(rules), DEFAULT_TABLE_BYTES)
+        Searcher::weighted(rules, seed, None, DEFAULT_TABLE_BYTES)
     }
 
-    /// A player that evaluates with `weights`, whose transposition table takes at most
-    /// `bytes` (at least one entry).
+    /// A player that evaluates with `weights` (those derived from the rule file if none),
+    /// whose transposition table takes at most `bytes` (at least one entry).
     pub fn weighted(
         rules: &crate::compile::Ruleset,
         seed: u64,
-        weights: &Weights,
+        weights: Option<&Weights>,
         bytes: usize,
     ) -> Self {
         let table = Arc::new(Table::new(bytes));
-        Searcher::sharing(rules, seed, Evaluator::weighted(rules, weights), table)
+        let evaluator = match weights {
+            Some(weights) => Evaluator::weighted(rules, weights),
+            None => Evaluator::new(rules),
+        };
+        Searcher::sharing(rules, seed, evaluator, table)
     }
 
     /// A player with this evaluation and table.

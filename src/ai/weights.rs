@@ -115,9 +115,14 @@ impl Weights {
     /// The weights derived from the rule file: the terms' defaults and each kind's value from
     /// its reach.
     pub fn derived(rules: &Ruleset) -> Self {
+        Weights::with_values(super::eval::derived_values(rules))
+    }
+
+    /// The terms' defaults with these values of the kinds.
+    pub fn with_values(values: Vec<i32>) -> Self {
         Weights {
             terms: TERMS.map(|(_, _, default, _)| default),
-            values: super::eval::derived_values(rules),
+            values,
         }
     }
 

@@ -5,7 +5,6 @@ use super::Failure;
 use super::api::{fields, playable};
 use crate::seats::{Seat, parse_seat};
 use crate::selfplay::{Event, Games, Halt, Plan, every_core, summarise};
-use fairy::ai::weights::Weights;
 use fairy::compile::Ruleset;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -206,6 +205,6 @@ fn plan(start: &Start, rules: &Ruleset) -> Result<Plan, Failure> {
         seats,
         rotate: start.rotate,
         threads: 1,
-        weights: Weights::derived(rules),
+        weights: None,
     })
 }
