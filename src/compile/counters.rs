@@ -52,6 +52,48 @@ impl Action {
     }
 }
 
+/// A counter's rule in a role's list: its event and action, the counter it changes, and where
+/// the next counter's rules begin, to go on with once this rule has applied.
+#[derive(Clone, Copy, Debug)]
+pub struct RoleRule {
+    pub event: Event,
+    pub action: Action,
+    pub counter: u32,
+    pub next_counter: u32,
+}
+
+/// The rules of every counter, counter after counter in file order, for each role a player can
+/// have in a turn: one list read straight through at every turn made, skipping the counters
+/// that have no rule for the role, rather than a list per counter.
+#[derive(Clone, Debug, Default)]
+pub struct RoleRules {
+    pub for_mover: Vec<RoleRule>,
+    pub for_others: Vec<RoleRule>,
+}
+
+impl RoleRules {
+    pub fn new(counters: &[Counter]) -> Self {
+        let flatten = |rules_of: fn(&Counter) -> &[(Event, Action)]| {
+            let mut list = Vec::new();
+            for (index, counter) in counters.iter().enumerate() {
+                let rules = rules_of(counter);
+                let next_counter = (list.len() + rules.len()) as u32;
+                list.extend(rules.iter().map(|&(event, action)| RoleRule {
+                    event,
+                    action,
+                    counter: index as u32,
+                    next_counter,
+                }));
+            }
+            list
+        };
+        RoleRules {
+            for_mover: flatten(|c| &c.for_mover),
+            for_others: flatten(|c| &c.for_others),
+        }
+    }
+}
+
 /// The heading, in each player's frame, of every displacement a move can make on the board,
 /// looked up instead of worked out on every move; empty where no counter counts moves.
 #[derive(Clone, Debug, Default)]

@@ -3,7 +3,7 @@
 //! never sees the syntax tree.
 
 use super::Sq;
-use super::counters::{self, Counter, Headings};
+use super::counters::{self, Counter, Headings, RoleRules};
 use super::forbidden::Forbids;
 use super::moves::{Gen, Mode, MoveCompiler, tag_number};
 use super::pieces::kinds_of;
@@ -21,6 +21,8 @@ pub struct TurnTables {
     pub counters: Vec<Counter>,
     /// The headings of moves, for the counters that count moves by direction.
     pub headings: Headings,
+    /// The counters' rules as each role in a turn reads them.
+    pub role_rules: RoleRules,
     /// A turn of one move of any piece: what a player could do next, for the `checked` event.
     pub move_plan: Plan,
     /// The turns `forbid` rules make illegal.
@@ -43,6 +45,7 @@ impl TurnTables {
             phases: checked.phases.iter().map(|p| compiler.phase(p)).collect(),
             triggers: compiler.triggers(),
             headings: Headings::new(&counters, &compiler.moves.geometry, forward),
+            role_rules: RoleRules::new(&counters),
             counters,
             move_plan: Plan {
                 steps: vec![Step {

@@ -49,21 +49,27 @@ impl<'r> Position<'r> {
     // Inlined into the loop over the players: it is asked of each on every turn made.
     #[inline]
     fn count_events_of(&mut self, player: usize, turn_events: &TurnEvents<'_>) {
-        let counters = &self.rules.turns.counters;
+        let role_rules = &self.rules.turns.role_rules;
+        let rules = match player == turn_events.mover {
+            true => &role_rules.for_mover,
+            false => &role_rules.for_others,
+        };
         let mut checked = None;
-        for (index, counter) in counters.iter().enumerate() {
-            let rules = match player == turn_events.mover {
-                true => &counter.for_mover,
-                false => &counter.for_others,
-            };
-            if rules.is_empty() {
+        let mut next = 0;
+        // The first rule of a counter whose event happened changes it; the counter's later
+        // rules are passed over.
+        while let Some(rule) = rules.get(next) {
+            if !self.happened(rule.event, player, turn_events, &mut checked) {
+                next += 1;
                 continue;
             }
+            let index = rule.counter as usize;
             let value = self.counter(player, index);
-            let counted = self.counted(rules, value, player, turn_events, &mut checked);
+            let counted = rule.action.apply(value);
             if counted != value {
                 self.set_counter(player, index, counted);
             }
+            next = rule.next_counter as usize;
         }
     }
 
