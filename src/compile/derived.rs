@@ -66,6 +66,10 @@ pub struct Derived {
     /// Which turns two ways of making may lead to the same position (two drops, a placement
     /// and a move, two arrows): such ways are one turn.
     pub coinciding: Coinciding,
+    /// Some trigger takes two steps or more (two removals, say), so that the turns of one
+    /// move may coincide where turns of several parts do: turns listed otherwise than by
+    /// generation are merged as it merges them.
+    pub triggers_coincide: bool,
     /// Some counter has a limit: turns are tested against it.
     pub counter_limits: bool,
     /// The limited counters change only on moves and turn ends, so a turn's effect on them is
@@ -284,6 +288,8 @@ impl Derived {
                 })
                 .fold(0, |mask, kind| mask | 1 << kind),
             coinciding: turns.coinciding(),
+            triggers_coincide: turns.coinciding() != Coinciding::Never
+                && (turns.triggers.iter()).any(|t| t.plans.iter().any(|plan| plan.steps.len() > 1)),
             counter_limits,
             simple_limits,
             counts_turns,

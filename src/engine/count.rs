@@ -11,8 +11,7 @@
 use super::legality::Guard;
 use super::movegen::dedupe;
 use super::position::{Position, bits_in};
-use super::removal::TurnShape;
-use super::steps::Request;
+use super::surviving::Counted;
 use super::targets::Sides;
 use super::turn::{Part, PartKind, Turn};
 use crate::bitboard::Bitboard;
@@ -75,137 +74,13 @@ impl Position<'_> {
         match fast {
             true if derived.countable => at_width!(self.rules, B => self.count_turns::<B>()),
             true if derived.replies_countable => {
-                at_width!(self.rules, B => self.count_surviving::<B>())
+                let mut counted = Counted(0);
+                at_width!(self.rules, B => self.surviving::<B, _>(&mut counted))?;
+                Some(counted.0)
             }
             true if derived.ways_countable => Some(self.count_ways()),
             _ => None,
         }
-    }
-
-    /// The count where legality is judged by the replies, or `None` where the position needs
-    /// the turns built: every turn one move (no placement possible before it), and the quiet
-    /// moves proven by [`Position::quiet_proof`] without building them. The other moves are
-    /// built (with the removals the triggers they set off make) and judged as generation
-    /// would. Never inlined: its frame would weigh on every count by the other ways.
-    #[inline(never)]
-    fn count_surviving<B: Bitboard>(&mut self) -> Option<u64> {
-        let player = self.to_move;
-        let plans = self.plans_of(player)?;
-        let [plan] = plans else {
-            return None;
-        };
-        if !matches!(plan.steps.last()?.action, Action::Move { .. }) {
-            return None;
-        }
-        let TurnShape {
-            kinds,
-            placement: None,
-        } = self.turn_shape(plans, player)?
-        else {
-            return None;
-        };
-        let proof = self.quiet_proof::<B>(player)?;
-        let rules = self.rules;
-        let sides = self.sides::<B>(player);
-        let limited = rules.derived.counter_limits && self.limits_may_bite(player);
-        // A move next to no enemy piece along a custodian line captures none by custodian
-        // capture.
-        let flanking = match rules.captures.custodian.is_empty() {
-            true => B::NONE,
-            false => (sides.enemies.squares()).fold(B::NONE, |set, enemy| {
-                set | rules
-                    .bits
-                    .flanking::<B>(rules.players.count(), player, enemy)
-            }),
-        };
-        let mut count = 0;
-        // The moves not counted as they are found, finished and judged together at the end.
-        let mut built = self.scratch.pop().unwrap_or_default();
-        built.clear();
-        let moved_kinds = (0..rules.pieces.kinds.len()).filter(|kind| kinds & (1 << kind) != 0);
-        // Piece by piece, one kind after another: what is alike for a kind is found once.
-        for kind in moved_kinds {
-            let code = rules.pieces.code(kind, player);
-            let pieces = self.code_set::<B>(code);
-            if pieces.is_empty() {
-                continue;
-            }
-            if rules.pieces.overlapping[code as usize] {
-                for from in pieces.squares() {
-                    self.piece_turns_in(from, code, player, &Turn::EMPTY, &sides, &mut built);
-                }
-                continue;
-            }
-            let judged = match limited {
-                true => B::NONE,
-                false => proof.quiet_landings(kind) & !flanking,
-            };
-            let only_steps = rules.bits.sorted[code as usize].only_steps();
-            for from in pieces.squares() {
-                let (empty, enemies) = match only_steps {
-                    Some(block) => self.step_targets(block, from, &sides),
-                    None => self.piece_targets(from, code, player, &sides),
-                };
-                let mut one_by_one = empty | enemies;
-                if proof.judges_from(from) {
-                    let quiet = empty & judged;
-                    if proof.quiet_moves_legal() {
-                        count += u64::from(quiet.count());
-                    }
-                    one_by_one &= !quiet;
-                } else {
-                    let proven = self.royal_moves_proven(&proof, from, empty & judged);
-                    count += u64::from(proven.count());
-                    one_by_one &= !proven;
-                }
-                for to in one_by_one.squares() {
-                    let part = Part {
-                        kind: PartKind::Move,
-                        piece: code,
-                        from,
-                        to,
-                    };
-                    let turn = || Turn::EMPTY.with(part);
-                    if limited && !self.within_limits(&turn(), player) {
-                        continue;
-                    }
-                    let quiet = !sides.enemies.has(to) && !self.flanks_from(to, from, &sides);
-                    match quiet
-                        .then(|| self.quiet_move(&proof, &part, player))
-                        .flatten()
-                    {
-                        Some(legal) => count += legal as u64,
-                        None => built.push(turn()),
-                    }
-                }
-            }
-        }
-        count += self.count_finished(player, &built);
-        self.scratch.push(built);
-        Some(count)
-    }
-
-    /// How many of the moves `built` of `player`, finished by the triggers they set off, are
-    /// legal.
-    fn count_finished(&mut self, player: usize, built: &[Turn]) -> u64 {
-        if built.is_empty() {
-            return 0;
-        }
-        let request = Request {
-            start: self.journal_len(),
-            ..Request::every_turn(player, self.rules)
-        };
-        let mut finished = self.scratch.pop().unwrap_or_default();
-        finished.clear();
-        for turn in built {
-            self.carry_on(request, turn, 0, true, &[], &mut finished);
-        }
-        let legal = finished
-            .iter()
-            .filter(|turn| self.within_limits(turn, player) && self.survives_replies(turn, player))
-            .count();
-        self.scratch.push(finished);
-        legal as u64
     }
 
     /// How many legal turns the player to move has, counted from the list of them.

@@ -43,6 +43,7 @@ mod royal_threat;
 pub mod setup;
 mod standoff;
 mod steps;
+mod surviving;
 mod targets;
 pub mod turn;
 pub mod validity;

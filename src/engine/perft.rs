@@ -49,9 +49,19 @@ impl Perft {
 
     /// The leaf nodes below the position.
     pub fn count(&mut self, position: &mut Position<'_>) -> u64 {
-        let nodes = self.count_to(position, self.depth);
+        let nodes = self.count_below(position, self.depth);
         position.set_lists_next(false);
         nodes
+    }
+
+    /// [`Perft::count_to`], listing the turns above the last ply as the rules allow: where
+    /// they are judged by the replies, the way they are counted lists them too. Chosen once
+    /// per count, so that the other rules pay nothing for it on every node.
+    fn count_below(&mut self, position: &mut Position<'_>, depth: usize) -> u64 {
+        match position.rules().derived.replies_countable {
+            true => self.count_to::<true>(position, depth),
+            false => self.count_to::<false>(position, depth),
+        }
     }
 
     /// The count below each legal turn of the position.
@@ -66,14 +76,20 @@ impl Perft {
             let depth = self.depth.saturating_sub(1);
             position.set_lists_next(depth >= 2);
             position.make(&turn);
-            rows.push((turn, self.count_to(position, depth)));
+            rows.push((turn, self.count_below(position, depth)));
             position.unmake();
         }
         position.set_lists_next(false);
         rows
     }
 
-    fn count_to(&mut self, position: &mut Position<'_>, depth: usize) -> u64 {
+    /// The leaf nodes `depth` plies below the position; `SURVIVING`: the turns above the
+    /// last ply may be listed by the replies' reading (see [`Position::list_surviving`]).
+    fn count_to<const SURVIVING: bool>(
+        &mut self,
+        position: &mut Position<'_>,
+        depth: usize,
+    ) -> u64 {
         if depth == 0 {
             self.counted += 1;
             return 1;
@@ -84,7 +100,10 @@ impl Perft {
             return nodes;
         }
         let mut list = std::mem::take(&mut self.lists[depth]);
-        position.legal_turns(&mut list);
+        // Perft counts below each turn whatever their order.
+        if !(SURVIVING && position.list_surviving(&mut list)) {
+            position.legal_turns(&mut list);
+        }
         let mut nodes = 0;
         for turn in &list {
             if self.stopped() || position.turns_overflowed() {
@@ -93,7 +112,7 @@ impl Perft {
             // The turns after this one are listed unless they are the last ply's, counted.
             position.set_lists_next(depth > 2);
             position.make(turn);
-            nodes += self.count_to(position, depth - 1);
+            nodes += self.count_to::<SURVIVING>(position, depth - 1);
             position.unmake();
         }
         self.lists[depth] = list;

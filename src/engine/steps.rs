@@ -84,6 +84,22 @@ impl<'r> Position<'r> {
             }
         }
         self.ways(out);
+        self.merge_if_coinciding(out);
+    }
+
+    /// Finishes a list of the legal turns, each one move and what the trigger it sets off
+    /// adds, made otherwise than by [`Position::ways`], as [`Position::legal_turns`] does.
+    pub(super) fn finish_moves_listed(&mut self, out: &mut Vec<Turn>) {
+        // Only a trigger's two steps make such turns coincide.
+        if self.rules.derived.triggers_coincide {
+            self.merge_if_coinciding(out);
+        }
+        self.clear_if_ended(out);
+    }
+
+    /// Keeps one of each group of `out`'s turns that lead to the same position, where the
+    /// rules let two turns do so.
+    fn merge_if_coinciding(&mut self, out: &mut Vec<Turn>) {
         // A cut-short list is no answer: it is not worth a make and unmake per turn.
         if self.rules.derived.coinciding != Coinciding::Never && !self.turns_overflowed {
             self.merge_same_results(out);
