@@ -159,7 +159,7 @@ impl<'r> Position<'r> {
     /// Whether some turn could take one of `player`'s counters past its limit: one of the
     /// counter's rules would, applied to the count as it stands. Where none can, no turn
     /// needs testing against the limits.
-    #[inline]
+    #[inline(always)]
     pub(super) fn limits_may_bite(&self, player: usize) -> bool {
         let counters = &self.rules.turns.counters;
         (counters.iter().enumerate()).any(|(index, counter)| {

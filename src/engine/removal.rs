@@ -220,10 +220,18 @@ impl<'r> Position<'r> {
 
     /// Whether `mover` can remove the royal piece standing on `royal` by moving onto it or
     /// next to it: by replacement or by custodian capture, triggers aside.
+    // Inlined, so that the usual answer, no piece near, costs no call: every position
+    // counted by its replies asks it.
+    #[inline(always)]
     fn removes_beside<B: Bitboard>(&mut self, royal: Sq, mover: &Mover<B>) -> bool {
         mover.kinds != 0
             && self.movers_near(royal, mover)
-            && (self.replaces(royal, mover) || self.intercepts(royal, mover))
+            && self.replaces_or_intercepts(royal, mover)
+    }
+
+    /// [`Position::removes_beside`] once a piece of `mover` stands near `royal`.
+    fn replaces_or_intercepts<B: Bitboard>(&mut self, royal: Sq, mover: &Mover<B>) -> bool {
+        self.replaces(royal, mover) || self.intercepts(royal, mover)
     }
 
     /// Whether no piece of `by` stands where one plain move could remove the royal piece on
@@ -434,11 +442,16 @@ impl<'r> Position<'r> {
 
     /// Whether some trigger of `by` whose removal may take `victim`'s royal piece has a piece
     /// of its kinds where one move could set it off.
+    // Inlined, so that the usual answer, no piece near any zone, costs no call: every
+    // position counted by its replies asks it.
+    #[inline(always)]
     fn triggers_near<B: Bitboard>(&self, by: usize, victim: usize) -> bool {
+        self.near_any_trigger::<B>(by) && self.near_triggers_remove_royal::<B>(by, victim)
+    }
+
+    /// [`Position::triggers_near`] once a piece of `by` stands near some trigger's zone.
+    fn near_triggers_remove_royal<B: Bitboard>(&self, by: usize, victim: usize) -> bool {
         let rules = self.rules;
-        if !self.near_any_trigger::<B>(by) {
-            return false;
-        }
         let present = self.kinds_on_board::<B>(victim);
         (rules.turns.triggers.iter().enumerate()).any(|(index, trigger)| {
             self.near_trigger::<B>(index, by, rules.pieces.all()).any()
@@ -450,6 +463,7 @@ impl<'r> Position<'r> {
 
     /// Whether some piece of `by` stands where it might enter some trigger's zone in one move:
     /// most of the time none does, and no trigger need be looked at.
+    #[inline(always)]
     fn near_any_trigger<B: Bitboard>(&self, by: usize) -> bool {
         let rules = self.rules;
         let (triggers, players) = (rules.turns.triggers.len(), rules.players.count());
@@ -516,6 +530,7 @@ impl<'r> Position<'r> {
     /// by standing beside it as a partner of a custodian capture (its neighbours are within
     /// that reach too), or by entering a trigger's zone (a placement itself sets none off).
     /// Read where every rule is a step.
+    #[inline(always)]
     fn placement_helps<B: Bitboard>(&self, placements: B, royal: Sq, by: usize) -> bool {
         if placements.is_empty() {
             return false;
