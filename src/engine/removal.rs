@@ -183,7 +183,10 @@ impl<'r> Position<'r> {
 
     /// Who would remove a royal piece of the victim's, one alone on the board, with a turn of
     /// `plans` (or a plain move), as the board stands, and the placement they may make first;
-    /// none where that cannot be read: a turn of `by` may do more.
+    /// none where that cannot be read: a turn of `by` may do more. Always inlined: the proof
+    /// of every position counted by its replies sets one up, and the call and the passing of
+    /// the answer through memory cost as much as the reading.
+    #[inline(always)]
     fn remover<B: Bitboard>(
         &self,
         by: usize,
