@@ -148,13 +148,12 @@ fn changes(rules: &Ruleset, before: &Weights, after: &Weights) -> Vec<String> {
         .map(|(index, (_, name, _, _))| {
             format!("{name}: {} -> {}", before.terms[index], after.terms[index])
         });
-    let values = (rules.pieces.kinds.iter().enumerate())
-        .filter(|&(kind, _)| before.values[kind] != after.values[kind])
-        .map(|(kind, piece)| {
-            format!(
-                "{}: {} -> {}",
-                piece.name, before.values[kind], after.values[kind]
-            )
+    let values = Weights::valued_names(rules)
+        .into_iter()
+        .filter_map(|(name, kinds)| {
+            let kind = kinds.trailing_zeros() as usize;
+            let (was, is) = (before.values[kind], after.values[kind]);
+            (was != is).then(|| format!("{name}: {was} -> {is}"))
         });
     terms.chain(values).collect()
 }

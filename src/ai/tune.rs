@@ -50,12 +50,15 @@ pub fn fit(
     let error_before = judge.error(&start, scale);
     let mut weights = start;
     let mut error = error_before;
-    let mut steps = first_steps(rules, &weights, &seen_kinds(rules, samples));
+    let knobs = knobs(rules, samples);
+    // A tenth of each weight, at least one.
+    let mut steps: Vec<i32> = (knobs.iter())
+        .map(|k| (k.get(&weights).abs() / 10).max(1))
+        .collect();
     for round in 1..=MAX_ROUNDS {
         let mut moved = false;
-        for (index, step) in steps.iter_mut().enumerate() {
-            let Some(step) = step else { continue };
-            let (better, lower) = judge.improve(&weights, index, *step, scale, error);
+        for (knob, step) in knobs.iter().zip(&mut steps) {
+            let (better, lower) = judge.improve(&weights, knob, *step, scale, error);
             if lower < error {
                 (weights, error, moved) = (better, lower, true);
             } else {
@@ -75,64 +78,73 @@ pub fn fit(
     }
 }
 
-/// The first step of each weight: a tenth of it, at least one; `None` for a weight the fit
-/// leaves alone: a royal kind's value, and that of a kind the positions seldom show
-/// (`seen[kind]` false), whose few positions would say more about their games than about it.
-/// The weights are numbered as [`weight_mut`] numbers them.
-fn first_steps(rules: &Ruleset, weights: &Weights, seen: &[bool]) -> Vec<Option<i32>> {
-    let mut copy = weights.clone();
-    (0..weight_count(rules))
-        .map(|index| {
-            let rare = index
-                .checked_sub(TERMS.len())
-                .is_some_and(|kind| !seen[kind]);
-            let weight = weight_mut(rules, &mut copy, index).filter(|_| !rare)?;
-            Some((weight.abs() / 10).max(1))
-        })
-        .collect()
+/// A weight a fit moves: a term, or the value of the kinds of one name.
+#[derive(Clone, Debug)]
+enum Knob {
+    Term(usize),
+    /// The kinds of one name, as bits.
+    Value(u64),
+}
+
+impl Knob {
+    fn get(&self, weights: &Weights) -> i32 {
+        match *self {
+            Knob::Term(index) => weights.terms[index],
+            Knob::Value(kinds) => weights.values[kinds.trailing_zeros() as usize],
+        }
+    }
+
+    fn set(&self, weights: &mut Weights, worth: i32) {
+        match *self {
+            Knob::Term(index) => weights.terms[index] = worth,
+            Knob::Value(kinds) => (0..weights.values.len())
+                .filter(|&kind| kinds & (1 << kind) != 0)
+                .for_each(|kind| weights.values[kind] = worth),
+        }
+    }
+
+    /// The least worth the knob may take: a kind is worth something.
+    fn least(&self) -> i32 {
+        match self {
+            Knob::Term(_) => -MAX_WEIGHT,
+            Knob::Value(_) => 1,
+        }
+    }
+}
+
+/// The weights a fit moves: every term, then the value of each name a weights file values
+/// (see [`Weights::valued_names`]) that the positions show often enough: a kind the
+/// positions seldom show would be valued by what its few games happened to do.
+fn knobs(rules: &Ruleset, samples: &[Sample<'_>]) -> Vec<Knob> {
+    let terms = (0..TERMS.len()).map(Knob::Term);
+    let names = Weights::valued_names(rules)
+        .into_iter()
+        .map(|(_, kinds)| kinds);
+    let shown = names.filter(|&kinds| shown_share(rules, samples, kinds) >= SEEN_PERCENT);
+    terms.chain(shown.map(Knob::Value)).collect()
 }
 
 /// The least share of the positions, in hundredths, in which a kind must stand (on the board
 /// or in hand) for a fit to move its value.
 const SEEN_PERCENT: usize = 2;
 
-/// For each kind, whether it stands on the board or in a hand in at least [`SEEN_PERCENT`]
-/// of the samples' positions.
-fn seen_kinds(rules: &Ruleset, samples: &[Sample<'_>]) -> Vec<bool> {
-    let kinds = rules.pieces.kinds.len();
-    let mut shown = vec![0usize; kinds];
-    for sample in samples {
+/// The share of the samples' positions, in hundredths, in which one of `kinds` stands on the
+/// board or in a hand.
+fn shown_share(rules: &Ruleset, samples: &[Sample<'_>], kinds: u64) -> usize {
+    let count = rules.pieces.kinds.len();
+    let shows = |sample: &Sample<'_>| {
         let mut present = 0u64;
-        (sample.position).for_each_piece_of(rules.pieces.all(), |_, code| {
+        (sample.position).for_each_piece_of(kinds, |_, code| {
             present |= 1 << rules.pieces.split(code).0;
         });
-        for (slot, &count) in sample.position.hands().iter().enumerate() {
-            if count > 0 {
-                present |= 1 << (slot % kinds);
-            }
-        }
-        for (kind, shown) in shown.iter_mut().enumerate() {
-            *shown += usize::from(present & (1 << kind) != 0);
-        }
-    }
-    (shown.iter())
-        .map(|&n| n * 100 >= samples.len() * SEEN_PERCENT)
-        .collect()
-}
-
-/// How many weights a fit moves: every term, then every kind's value.
-fn weight_count(rules: &Ruleset) -> usize {
-    TERMS.len() + rules.pieces.kinds.len()
-}
-
-/// Weight `index` of `weights`, or `None` for the value of a royal kind, which a fit leaves
-/// alone.
-fn weight_mut<'w>(rules: &Ruleset, weights: &'w mut Weights, index: usize) -> Option<&'w mut i32> {
-    match index.checked_sub(TERMS.len()) {
-        None => Some(&mut weights.terms[index]),
-        Some(kind) if !rules.pieces.kinds[kind].royal => Some(&mut weights.values[kind]),
-        Some(_) => None,
-    }
+        let hands = sample.position.hands().iter().enumerate();
+        present != 0
+            || hands
+                .into_iter()
+                .any(|(slot, &n)| n > 0 && kinds & (1 << (slot % count)) != 0)
+    };
+    let shown = samples.iter().filter(|&sample| shows(sample)).count();
+    shown * 100 / samples.len().max(1)
 }
 
 /// What judges a set of weights: the error of its predictions over the samples.
@@ -143,12 +155,12 @@ struct Judge<'a, 'r> {
 }
 
 impl Judge<'_, '_> {
-    /// The weights with weight `index` moved by `step` as far as it lowers the error, either
-    /// way, and their error; `error` itself where neither way lowers it.
+    /// The weights with `knob` moved by `step` as far as it lowers the error, either way, and
+    /// their error; `error` itself where neither way lowers it.
     fn improve(
         &self,
         weights: &Weights,
-        index: usize,
+        knob: &Knob,
         step: i32,
         scale: f64,
         error: f64,
@@ -156,15 +168,12 @@ impl Judge<'_, '_> {
         let mut best = (weights.clone(), error);
         for mut direction in [step, -step] {
             loop {
-                let mut tried = best.0.clone();
-                let Some(weight) = weight_mut(self.rules, &mut tried, index) else {
-                    return best;
-                };
-                let moved = *weight + direction;
-                if moved.abs() > MAX_WEIGHT || (index >= TERMS.len() && moved < 1) {
+                let moved = knob.get(&best.0) + direction;
+                if !(knob.least()..=MAX_WEIGHT).contains(&moved) {
                     break;
                 }
-                *weight = moved;
+                let mut tried = best.0.clone();
+                knob.set(&mut tried, moved);
                 let tried_error = self.error(&tried, scale);
                 if tried_error >= best.1 {
                     break;

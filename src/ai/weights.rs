@@ -130,6 +130,23 @@ impl Weights {
         self.terms[term as usize]
     }
 
+    /// The names a weights file values, each with the kinds that bear it, as bits, in the
+    /// order of the kinds: a piece and the copy of it that goes back to hand as another kind
+    /// (crazyhouse's promoted Queen) share a name and a value. Royal kinds are not valued.
+    pub fn valued_names(rules: &Ruleset) -> Vec<(&str, u64)> {
+        let mut names: Vec<(&str, u64)> = Vec::new();
+        for (kind, piece) in rules.pieces.kinds.iter().enumerate() {
+            if piece.royal {
+                continue;
+            }
+            match names.iter_mut().find(|(name, _)| *name == piece.name) {
+                Some((_, kinds)) => *kinds |= 1 << kind,
+                None => names.push((&piece.name, 1 << kind)),
+            }
+        }
+        names
+    }
+
     /// The derived weights with those `text` gives in their place.
     pub fn read(rules: &Ruleset, text: &str) -> Result<Self, WeightsError> {
         let table: toml::Table =
@@ -140,38 +157,47 @@ impl Weights {
                 WeightsError(format!("`{section}` should be a table: [{section}]"))
             })?;
             for (name, worth) in entries {
-                let slot = weights.slot(rules, section, name)?;
-                *slot = within_limit(section, name, worth)?;
+                let worth = within_limit(section, name, worth)?;
+                weights.set(rules, section, name, worth)?;
             }
         }
         Ok(weights)
     }
 
-    /// The weight `name` of `section`, or why there is none.
-    fn slot(
+    /// Sets the weight `name` of `section` to `worth`, or says why there is none.
+    fn set(
         &mut self,
         rules: &Ruleset,
         section: &str,
         name: &str,
-    ) -> Result<&mut i32, WeightsError> {
+        worth: i32,
+    ) -> Result<(), WeightsError> {
         match section {
             "terms" => match TERMS.iter().position(|&(_, n, _, _)| n == name) {
-                Some(index) => Ok(&mut self.terms[index]),
+                Some(index) => {
+                    self.terms[index] = worth;
+                    Ok(())
+                }
                 None => Err(WeightsError(format!(
                     "no term `{name}`; the terms are {}",
                     TERMS.map(|(_, n, _, _)| n).join(", ")
                 ))),
             },
-            "values" => {
-                let kinds = &rules.pieces.kinds;
-                match kinds.iter().position(|k| k.name == name && !k.royal) {
-                    Some(kind) => Ok(&mut self.values[kind]),
-                    None => Err(WeightsError(format!(
-                        "no piece `{name}` to value in {} (royal pieces have no value)",
-                        rules.name
-                    ))),
+            "values" => match Weights::valued_names(rules)
+                .iter()
+                .find(|(n, _)| *n == name)
+            {
+                Some(&(_, kinds)) => {
+                    (0..self.values.len())
+                        .filter(|&kind| kinds & (1 << kind) != 0)
+                        .for_each(|kind| self.values[kind] = worth);
+                    Ok(())
                 }
-            }
+                None => Err(WeightsError(format!(
+                    "no piece `{name}` to value in {} (royal pieces have no value)",
+                    rules.name
+                ))),
+            },
             _ => Err(WeightsError(format!(
                 "no section [{section}]; a weights file has [terms] and [values]"
             ))),
@@ -190,10 +216,9 @@ impl Weights {
             let _ = writeln!(out, "{name} = {}  # {meaning}", self.terms[index]);
         }
         out += "\n[values]\n";
-        for (kind, value) in rules.pieces.kinds.iter().zip(&self.values) {
-            if !kind.royal {
-                let _ = writeln!(out, "{} = {value}", toml_key(&kind.name));
-            }
+        for (name, kinds) in Weights::valued_names(rules) {
+            let value = self.values[kinds.trailing_zeros() as usize];
+            let _ = writeln!(out, "{} = {value}", toml_key(name));
         }
         out
     }
@@ -240,6 +265,25 @@ mod tests {
         let text = weights.write(&rules, "fitted by a test");
         assert!(text.starts_with("# fitted by a test\n"));
         assert_eq!(Weights::read(&rules, &text), Ok(weights));
+    }
+
+    /// Crazyhouse's promoted pieces are kinds of their own with the names of the pieces
+    /// they were: the file values a name once, for every kind that bears it.
+    #[test]
+    fn kinds_of_one_name_share_one_value() {
+        let rules = compiled(include_str!("../../rules/crazyhouse.rules"));
+        let queens = (rules.pieces.kinds.iter())
+            .filter(|k| k.name == "Queen")
+            .count();
+        assert!(queens > 1);
+        let text = Weights::derived(&rules).write(&rules, "");
+        assert_eq!(text.matches("\nQueen = ").count(), 1);
+        let read = Weights::read(&rules, "[values]\nQueen = 800\n").unwrap();
+        let valued = (rules.pieces.kinds.iter().zip(&read.values))
+            .filter(|(k, _)| k.name == "Queen")
+            .map(|(_, &v)| v);
+        assert_eq!(valued.collect::<Vec<_>>(), vec![800; queens]);
+        assert_eq!(Weights::read(&rules, &read.write(&rules, "")), Ok(read));
     }
 
     #[test]
