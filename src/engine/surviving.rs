@@ -218,7 +218,6 @@ impl Position<'_> {
 mod tests {
     use crate::compile::compiled;
     use crate::engine::{Position, Turn};
-    use crate::notation::fen;
 
     /// Sorted, so that lists in different orders compare.
     fn sorted(mut turns: Vec<Turn>) -> Vec<String> {
@@ -249,21 +248,27 @@ mod tests {
         compared
     }
 
-    /// Amphora's turns, from the start and from positions with interceptions, telekinesis
-    /// and a check that entitles a placement.
+    /// Amphora's turns, from the start and along sixty random games: the engine's own
+    /// layer, so no position is read from text here.
     #[test]
     fn turns_listed_by_the_replies_are_the_legal_turns() {
         let rules = compiled(include_str!("../../rules/amphora.rules"));
         let mut start = Position::start(&rules);
         assert!(listed_as_generated(&mut start, 4) > 500);
-        for text in [
-            "2k2/3/P3P/2p1p2/K6/2P2/3/5[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0",
-            "4k/P2/5/7/1p3p1/5/3/2K2[Gg] w - - 0 1 sideways-run=0,0 entitled=0,0",
-            "4k/G2/5/7/1g3p1/5/3/K4[] w - - 0 1 sideways-run=0,0 entitled=0,0",
-            "3k1/1P1/5/7/2pK3/5/3/5[g] w - - 0 1 sideways-run=0,0 entitled=0,0",
-        ] {
-            let mut position = fen::read(&rules, text).expect("a position");
-            listed_as_generated(&mut position, 3);
+        let mut random = crate::random::Random::new(0xA5F0);
+        let mut compared = 0;
+        for _ in 0..60 {
+            let mut position = Position::start(&rules);
+            let mut turns = Vec::new();
+            for _ in 0..80 {
+                compared += listed_as_generated(&mut position, 1);
+                position.legal_turns(&mut turns);
+                if turns.is_empty() {
+                    break;
+                }
+                position.make(&turns[random.below(turns.len())]);
+            }
         }
+        assert!(compared > 3000, "{compared}");
     }
 }
