@@ -5,7 +5,7 @@ use super::selfplay::every_core;
 use super::weights::WeightsArg;
 use super::{DEFAULT_MAX_PLIES, Reported, complain, emit};
 use clap::Args;
-use fairy::ai::tune::{Sample, fit};
+use fairy::ai::tune::{Fit, Sample, fit};
 use fairy::ai::weights::{TERMS, Weights};
 use fairy::ai::{Budget, Player, eval};
 use fairy::compile::Ruleset;
@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Args)]
 pub struct TuneArgs {
-    /// The rule file of the game (two players).
+    /// The rule file of the game.
     #[arg(value_name = "FILE")]
     file: String,
     /// How many games to play for the fit.
@@ -65,14 +65,6 @@ struct Played {
 
 pub fn tune(args: &TuneArgs) -> Result<(), Reported> {
     let (rules, _) = super::load_rules(&args.file)?;
-    let players = rules.players.count();
-    if players != 2 {
-        complain!(
-            "error: {}: fairy tune fits two-player games; this one has {players} players",
-            args.file
-        );
-        return Err(Reported::Usage);
-    }
     let given = args.weights.load(&rules, &args.file)?;
     let start = given.unwrap_or_else(|| Weights::derived(&rules));
     let jobs = args.jobs.map_or_else(every_core, |j| j as usize);
@@ -102,21 +94,7 @@ pub fn tune(args: &TuneArgs) -> Result<(), Reported> {
     let held_error =
         |weights: &Weights| fairy::ai::tune::mean_error(&rules, &held, weights, fitted.scale, jobs);
     let held_errors = (!held.is_empty()).then(|| (held_error(&start), held_error(&fitted.weights)));
-    let summary = format!(
-        "Weights for {} fitted by `fairy tune`: {} games at about {} nodes a turn (seed {}), \
-         {} positions.\nMean squared error of the predicted results: {:.5} -> {:.5} in the \
-         games fitted to, {} in the games held out.",
-        rules.name,
-        games.len(),
-        args.nodes,
-        args.seed,
-        train.len(),
-        fitted.error_before,
-        fitted.error_after,
-        held_errors.map_or("none".to_string(), |(before, after)| format!(
-            "{before:.5} -> {after:.5}"
-        ))
-    );
+    let summary = summary(&rules, args, games.len(), train.len(), &fitted, held_errors);
     complain!("{}", summary.replace('\n', " "));
     if let Some((before, after)) = held_errors.filter(|(before, after)| after > before) {
         complain!(
@@ -128,14 +106,42 @@ pub fn tune(args: &TuneArgs) -> Result<(), Reported> {
     for change in changes(&rules, &start, &fitted.weights) {
         complain!("  {change}");
     }
-    let text = fitted.weights.write(&rules, &summary);
+    write_weights(args, &fitted.weights.write(&rules, &summary))
+}
+
+/// What the fit was made from and how well it predicts, for the head of the weights file.
+fn summary(
+    rules: &Ruleset,
+    args: &TuneArgs,
+    games: usize,
+    positions: usize,
+    fitted: &Fit,
+    held_errors: Option<(f64, f64)>,
+) -> String {
+    format!(
+        "Weights for {} fitted by `fairy tune`: {games} games at about {} nodes a turn (seed {}), \
+         {positions} positions.\nMean squared error of the predicted results: {:.5} -> {:.5} in \
+         the games fitted to, {} in the games held out.",
+        rules.name,
+        args.nodes,
+        args.seed,
+        fitted.error_before,
+        fitted.error_after,
+        held_errors.map_or("none".to_string(), |(before, after)| format!(
+            "{before:.5} -> {after:.5}"
+        ))
+    )
+}
+
+/// Writes the weights file to `--out`, or to standard output without it.
+fn write_weights(args: &TuneArgs, text: &str) -> Result<(), Reported> {
     match &args.out {
         Some(path) => std::fs::write(path, text).map_err(|error| {
             complain!("error: cannot write {path}: {error}");
             Reported::Invalid
         }),
         None => {
-            emit(&text);
+            emit(text);
             Ok(())
         }
     }
@@ -258,10 +264,10 @@ fn samples_of<'r, 'g>(
             let ours = game.players & (1 << seen.mover) != 0;
             let result = match (game.won, ours) {
                 (true, true) => 1.0,
-                (true, false) => 0.0,
-                (false, true) => 0.5,
-                // A draw the player to move is not part of: it was out of the game.
-                (false, false) => 0.0,
+                // A draw is shared: a half between two, a third among three.
+                (false, true) => 1.0 / f64::from(game.players.count_ones()),
+                // A win or a draw the player to move is not part of.
+                (_, false) => 0.0,
             };
             // Every position fairy writes, it reads back; one that did not would only be
             // missing from the fit.
@@ -271,4 +277,40 @@ fn samples_of<'r, 'g>(
         }
     }
     samples
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each position takes its game's result for the player to move in it: a win whole, a
+    /// draw shared among those who drew, nothing for the others.
+    #[test]
+    fn a_result_is_each_players_share() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/yonin-bishogi.rules");
+        let Ok((rules, _)) = super::super::load_rules(path) else {
+            panic!("the shipped rule file loads");
+        };
+        let start = Position::start(&rules);
+        let seen = |mover: usize| Seen {
+            fen: fen::write(&start),
+            mover,
+        };
+        let game = |players: u32, won: bool| Played {
+            seen: (0..4).map(seen).collect(),
+            players,
+            won,
+        };
+        let results = |game: &Played| -> Vec<f64> {
+            (samples_of(&rules, std::iter::once(game)).iter())
+                .map(|sample| sample.result)
+                .collect()
+        };
+        assert_eq!(results(&game(0b0100, true)), [0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(
+            results(&game(0b1011, false)),
+            [1.0 / 3.0, 1.0 / 3.0, 0.0, 1.0 / 3.0]
+        );
+        assert_eq!(results(&game(0b1111, false)), [0.25; 4]);
+    }
 }

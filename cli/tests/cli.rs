@@ -1241,9 +1241,32 @@ fn weights_files_are_read_and_checked() {
         2,
         "--weights is for one game: give exactly one rule file",
     );
-    expect(
-        &["tune", &shipped("yonin-bishogi.rules"), "--games", "1"],
-        2,
-        "fairy tune fits two-player games; this one has 4 players",
+}
+
+/// A game of four players is fitted as one of two: each position predicts its player's share
+/// of the win against the others still in.
+#[test]
+fn tune_fits_a_game_of_four_players() {
+    let yonin = shipped("yonin-bishogi.rules");
+    let tune = [
+        "tune",
+        &yonin,
+        "--games",
+        "4",
+        "--nodes",
+        "100",
+        "--max-plies",
+        "40",
+        "--jobs",
+        "1",
+    ];
+    let run = fairy(&tune, Duration::from_secs(120));
+    run.assert_exit(0, "tune");
+    assert!(run.stderr.contains("fitting to"), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("# Weights for Yonin Bishogi fitted by `fairy tune`: 4 games"),
+        "{}",
+        run.stdout
     );
 }

@@ -1,6 +1,7 @@
 //! Fitting the evaluation's weights to a game's results, by Texel's method: each position of
 //! games played to their end predicts its result through the evaluation, as
-//! `1 / (1 + 10^(-score × scale / 400))` for the player to move; the weights are moved one at
+//! `1 / (1 + rivals × 10^(-score × scale / 400))` for the player to move, where `rivals` is
+//! how many other players are still in (one in a game of two); the weights are moved one at
 //! a time, a step either way, as long as the mean squared error of the predictions falls.
 //!
 //! The scale is fitted first, with the starting weights, and then held: otherwise the fit
@@ -239,7 +240,10 @@ impl Judge<'_, '_> {
 /// The mean squared error of the results predicted from `scores` at `scale`.
 fn squared_error(samples: &[Sample<'_>], scores: &[i32], scale: f64) -> f64 {
     let total: f64 = (samples.iter().zip(scores))
-        .map(|(sample, &score)| (sample.result - predicted(score, scale)).powi(2))
+        .map(|(sample, &score)| {
+            let rivals = sample.position.alive().count_ones().saturating_sub(1);
+            (sample.result - predicted(score, scale, rivals)).powi(2)
+        })
         .sum();
     total / samples.len().max(1) as f64
 }
@@ -260,9 +264,10 @@ pub fn mean_error(
     judge.error(weights, scale)
 }
 
-/// The result a score predicts for the player to move.
-pub fn predicted(score: i32, scale: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-f64::from(score) * scale / 400.0))
+/// The result a score predicts for the player to move against `rivals` others still in: at
+/// an even score, an even share of the win (a half against one, a quarter against three).
+pub fn predicted(score: i32, scale: f64, rivals: u32) -> f64 {
+    1.0 / (1.0 + f64::from(rivals.max(1)) * 10f64.powf(-f64::from(score) * scale / 400.0))
 }
 
 #[cfg(test)]
@@ -273,9 +278,12 @@ mod tests {
 
     #[test]
     fn predictions_are_even_at_zero_and_grow_with_the_score() {
-        assert_eq!(predicted(0, 1.0), 0.5);
-        assert!(predicted(100, 1.0) > 0.6 && predicted(100, 1.0) < 0.7);
-        assert!(predicted(-100, 1.0) < 0.4);
+        assert_eq!(predicted(0, 1.0, 1), 0.5);
+        assert!(predicted(100, 1.0, 1) > 0.6 && predicted(100, 1.0, 1) < 0.7);
+        assert!(predicted(-100, 1.0, 1) < 0.4);
+        // Against three others, an even score is a quarter of the win.
+        assert!((predicted(0, 1.0, 3) - 0.25).abs() < 1e-12);
+        assert!(predicted(100, 1.0, 3) > 0.25 && predicted(100, 1.0, 3) < 0.5);
     }
 
     /// Games won by the side a Knight up and lost by the side a Knight down teach a fit that
