@@ -5,7 +5,7 @@ use super::selfplay::every_core;
 use super::weights::WeightsArg;
 use super::{DEFAULT_MAX_PLIES, Reported, complain, emit};
 use clap::Args;
-use fairy::ai::tune::{Fit, Sample, fit};
+use fairy::ai::tune::{Fit, Sample, fit, result_for};
 use fairy::ai::weights::{TERMS, Weights};
 use fairy::ai::{Budget, Player, eval};
 use fairy::compile::Ruleset;
@@ -261,14 +261,7 @@ fn samples_of<'r, 'g>(
     let mut samples = Vec::new();
     for game in games {
         for seen in &game.seen {
-            let ours = game.players & (1 << seen.mover) != 0;
-            let result = match (game.won, ours) {
-                (true, true) => 1.0,
-                // A draw is shared: a half between two, a third among three.
-                (false, true) => 1.0 / f64::from(game.players.count_ones()),
-                // A win or a draw the player to move is not part of.
-                (_, false) => 0.0,
-            };
+            let result = result_for(seen.mover, game.players, game.won);
             // Every position fairy writes, it reads back; one that did not would only be
             // missing from the fit.
             if let Ok(position) = fen::read(rules, &seen.fen) {
@@ -277,40 +270,4 @@ fn samples_of<'r, 'g>(
         }
     }
     samples
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Each position takes its game's result for the player to move in it: a win whole, a
-    /// draw shared among those who drew, nothing for the others.
-    #[test]
-    fn a_result_is_each_players_share() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/yonin-bishogi.rules");
-        let Ok((rules, _)) = super::super::load_rules(path) else {
-            panic!("the shipped rule file loads");
-        };
-        let start = Position::start(&rules);
-        let seen = |mover: usize| Seen {
-            fen: fen::write(&start),
-            mover,
-        };
-        let game = |players: u32, won: bool| Played {
-            seen: (0..4).map(seen).collect(),
-            players,
-            won,
-        };
-        let results = |game: &Played| -> Vec<f64> {
-            (samples_of(&rules, std::iter::once(game)).iter())
-                .map(|sample| sample.result)
-                .collect()
-        };
-        assert_eq!(results(&game(0b0100, true)), [0.0, 0.0, 1.0, 0.0]);
-        assert_eq!(
-            results(&game(0b1011, false)),
-            [1.0 / 3.0, 1.0 / 3.0, 0.0, 1.0 / 3.0]
-        );
-        assert_eq!(results(&game(0b1111, false)), [0.25; 4]);
-    }
 }

@@ -264,6 +264,17 @@ pub fn mean_error(
     judge.error(weights, scale)
 }
 
+/// What a game's end is worth to `player`, where `players` holds the bits of those who won
+/// or shared a draw: 1 for a win, nothing for a loss, and a draw shared evenly among those
+/// who drew (a half between two, a third among three).
+pub fn result_for(player: usize, players: u32, won: bool) -> f64 {
+    match (won, players & (1 << player) != 0) {
+        (true, true) => 1.0,
+        (false, true) => 1.0 / f64::from(players.count_ones()),
+        (_, false) => 0.0,
+    }
+}
+
 /// The result a score predicts for the player to move against `rivals` others still in: at
 /// an even score, an even share of the win (a half against one, a quarter against three).
 pub fn predicted(score: i32, scale: f64, rivals: u32) -> f64 {
@@ -284,6 +295,20 @@ mod tests {
         // Against three others, an even score is a quarter of the win.
         assert!((predicted(0, 1.0, 3) - 0.25).abs() < 1e-12);
         assert!(predicted(100, 1.0, 3) > 0.25 && predicted(100, 1.0, 3) < 0.5);
+    }
+
+    #[test]
+    fn a_result_is_each_players_share() {
+        let results = |players: u32, won: bool| -> Vec<f64> {
+            (0..4).map(|p| result_for(p, players, won)).collect()
+        };
+        assert_eq!(results(0b0100, true), [0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(
+            results(0b1011, false),
+            [1.0 / 3.0, 1.0 / 3.0, 0.0, 1.0 / 3.0]
+        );
+        assert_eq!(results(0b1111, false), [0.25; 4]);
+        assert_eq!(results(0b0011, false)[..2], [0.5, 0.5]);
     }
 
     /// Games won by the side a Knight up and lost by the side a Knight down teach a fit that
