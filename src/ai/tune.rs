@@ -15,7 +15,8 @@ use crate::engine::Position;
 /// A position from a game, with how the game ended for the player to move in it.
 pub struct Sample<'r> {
     pub position: Position<'r>,
-    /// 1 for a win, 0.5 for a draw, 0 for a loss.
+    /// 1 for a win, 0 for a loss, a draw shared evenly among those who drew (see
+    /// [`result_for`]).
     pub result: f64,
 }
 
