@@ -157,8 +157,7 @@ fn changes(rules: &Ruleset, before: &Weights, after: &Weights) -> Vec<String> {
     let values = Weights::valued_names(rules)
         .into_iter()
         .filter_map(|(name, kinds)| {
-            let kind = kinds.trailing_zeros() as usize;
-            let (was, is) = (before.values[kind], after.values[kind]);
+            let (was, is) = (before.value_of(kinds), after.value_of(kinds));
             (was != is).then(|| format!("{name}: {was} -> {is}"))
         });
     terms.chain(values).collect()

@@ -92,16 +92,14 @@ impl Knob {
     fn get(&self, weights: &Weights) -> i32 {
         match *self {
             Knob::Term(index) => weights.terms[index],
-            Knob::Value(kinds) => weights.values[kinds.trailing_zeros() as usize],
+            Knob::Value(kinds) => weights.value_of(kinds),
         }
     }
 
     fn set(&self, weights: &mut Weights, worth: i32) {
         match *self {
             Knob::Term(index) => weights.terms[index] = worth,
-            Knob::Value(kinds) => (0..weights.values.len())
-                .filter(|&kind| kinds & (1 << kind) != 0)
-                .for_each(|kind| weights.values[kind] = worth),
+            Knob::Value(kinds) => weights.set_value(kinds, worth),
         }
     }
 

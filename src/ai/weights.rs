@@ -147,6 +147,18 @@ impl Weights {
         names
     }
 
+    /// The value of the kinds of one name (`kinds`, as bits), which all bear it.
+    pub fn value_of(&self, kinds: u64) -> i32 {
+        self.values[kinds.trailing_zeros() as usize]
+    }
+
+    /// Values every kind of `kinds` (as bits) at `worth`.
+    pub fn set_value(&mut self, kinds: u64, worth: i32) {
+        (0..self.values.len())
+            .filter(|&kind| kinds & (1 << kind) != 0)
+            .for_each(|kind| self.values[kind] = worth);
+    }
+
     /// The derived weights with those `text` gives in their place.
     pub fn read(rules: &Ruleset, text: &str) -> Result<Self, WeightsError> {
         let table: toml::Table =
@@ -188,9 +200,7 @@ impl Weights {
                 .find(|(n, _)| *n == name)
             {
                 Some(&(_, kinds)) => {
-                    (0..self.values.len())
-                        .filter(|&kind| kinds & (1 << kind) != 0)
-                        .for_each(|kind| self.values[kind] = worth);
+                    self.set_value(kinds, worth);
                     Ok(())
                 }
                 None => Err(WeightsError(format!(
@@ -217,8 +227,7 @@ impl Weights {
         }
         out += "\n[values]\n";
         for (name, kinds) in Weights::valued_names(rules) {
-            let value = self.values[kinds.trailing_zeros() as usize];
-            let _ = writeln!(out, "{} = {value}", toml_key(name));
+            let _ = writeln!(out, "{} = {}", toml_key(name), self.value_of(kinds));
         }
         out
     }
