@@ -58,6 +58,15 @@ impl WeightsArg {
     }
 }
 
+/// The weights file beside the rule file at `rules_path` and what it holds, where there is
+/// one; where it cannot be read or does not fit `rules`, why, in words.
+pub fn read_beside(rules: &Ruleset, rules_path: &str) -> Option<Result<FileWeights, String>> {
+    let path = beside(rules_path)?;
+    let read = std::fs::read_to_string(&path).map_err(|error| error.to_string());
+    let weights = read.and_then(|text| Weights::read(rules, &text).map_err(|e| e.to_string()));
+    Some(weights.map(|weights| FileWeights { weights, path }))
+}
+
 /// The weights file beside a rule file, where there is one: `GAME.weights` for `GAME.rules`.
 fn beside(rules_path: &str) -> Option<String> {
     if rules_path == "-" {

@@ -80,8 +80,12 @@ impl Server {
     }
 
     fn diagnostics(&self) -> Vec<Value> {
+        self.diagnostics_of(URI)
+    }
+
+    fn diagnostics_of(&self, uri: &str) -> Vec<Value> {
         let published = self.receive(|m| m["method"] == "textDocument/publishDiagnostics");
-        assert_eq!(published["params"]["uri"], URI);
+        assert_eq!(published["params"]["uri"], uri);
         published["params"]["diagnostics"]
             .as_array()
             .expect("a list")
@@ -89,15 +93,23 @@ impl Server {
     }
 
     fn open(&mut self, text: &str) -> Vec<Value> {
+        self.open_as(URI, text)
+    }
+
+    fn open_as(&mut self, uri: &str, text: &str) -> Vec<Value> {
         let document =
-            json!({ "uri": URI, "languageId": "fairy-rules", "version": 1, "text": text });
+            json!({ "uri": uri, "languageId": "fairy-rules", "version": 1, "text": text });
         self.notify("textDocument/didOpen", json!({ "textDocument": document }));
-        self.diagnostics()
+        self.diagnostics_of(uri)
     }
 
     fn at(&mut self, method: &str, text: &str, word: &str) -> Value {
+        self.at_in(URI, method, text, word)
+    }
+
+    fn at_in(&mut self, uri: &str, method: &str, text: &str, word: &str) -> Value {
         let params = json!({
-            "textDocument": { "uri": URI },
+            "textDocument": { "uri": uri },
             "position": position(text, word),
             "context": { "includeDeclaration": true },
         });
@@ -203,6 +215,47 @@ fn a_session_from_a_mistake_to_its_fix() {
     });
     server.notify("textDocument/didChange", change);
     assert_eq!(server.diagnostics(), Vec::<Value>::new());
+    server.shut_down();
+}
+
+/// A piece's value on hover is the one the commands that play use: from the weights file
+/// beside the rule file where there is one, derived from the rule file where there is none,
+/// and where the file cannot be read, the hover says so.
+#[test]
+fn hover_shows_the_value_of_the_weights_file_beside() {
+    let folder = std::env::temp_dir().join(format!("fairy-lsp-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).expect("a folder");
+    let weights = folder.join("game.weights");
+    let uri = format!("file://{}", folder.join("game.rules").display());
+    let text = chess();
+    let mut server = Server::initialized();
+    assert!(server.open_as(&uri, &text).is_empty());
+    let mut knight = |contents: Option<&str>| -> String {
+        match contents {
+            Some(contents) => std::fs::write(&weights, contents).expect("a weights file"),
+            None => std::fs::remove_file(&weights).expect("removed"),
+        }
+        let result = server.at_in(&uri, "textDocument/hover", &text, "Knight N");
+        result["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let weighted = knight(Some("[values]\nKnight = 345\n"));
+    assert!(
+        weighted.contains("Worth 345 to the computer player, by `game.weights`."),
+        "{weighted}"
+    );
+    let unread = knight(Some("[values]\nUnicorn = 345\n"));
+    assert!(unread.contains("cannot be read"), "{unread}");
+    assert!(unread.contains("Unicorn"), "{unread}");
+    let derived = knight(None);
+    assert!(derived.contains("to the computer player."), "{derived}");
+    assert!(
+        !derived.contains("345") && !derived.contains("weights"),
+        "{derived}"
+    );
+    std::fs::remove_dir_all(&folder).expect("removed");
     server.shut_down();
 }
 

@@ -10,14 +10,21 @@ use lsp_types::{
 
 pub struct Document {
     pub text: String,
+    /// The file the document's URI names, where it names one on this machine: beside it may
+    /// sit the weights file the computer player reads.
+    pub path: Option<String>,
     /// The byte offset where each line starts.
     line_starts: Vec<usize>,
     pub analysis: Analysis,
 }
 
 impl Document {
-    pub fn new(text: String) -> Document {
+    pub fn new(text: String, uri: &str) -> Document {
+        let path = url::Url::parse(uri)
+            .ok()
+            .and_then(|url| url.to_file_path().ok());
         let mut document = Document {
+            path: path.map(|path| path.to_string_lossy().into_owned()),
             line_starts: Vec::new(),
             analysis: Analysis::default(),
             text,

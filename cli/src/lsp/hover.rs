@@ -5,6 +5,7 @@
 use super::document::Document;
 use super::glossary;
 use super::symbols::{Declaration, Names};
+use crate::weights;
 use fairy::ai::eval::Evaluator;
 use fairy::check::NameKind;
 use fairy::check::{self, Checked};
@@ -132,7 +133,7 @@ fn name(document: &Document, names: &Names<'_>, declaration: &Declaration) -> St
     let source = document.text[item.span.start..item.span.end].trim();
     let heading = format!("{} **{}**", declaration.kind.word(), declaration.name);
     let details = match declaration.kind {
-        NameKind::Piece => piece(document.analysis.rules.as_ref(), &declaration.name),
+        NameKind::Piece => piece(document, &declaration.name),
         NameKind::Zone => zone(&document.text, &declaration.name),
         NameKind::Player => player(names, &declaration.name),
         _ => String::new(),
@@ -151,8 +152,8 @@ fn name(document: &Document, names: &Names<'_>, declaration: &Declaration) -> St
         .join("\n\n")
 }
 
-fn piece(rules: Option<&Ruleset>, name: &str) -> String {
-    let Some(rules) = rules else {
+fn piece(document: &Document, name: &str) -> String {
+    let Some(rules) = document.analysis.rules.as_ref() else {
         return "Its Betza notation and value are shown once the file can be played.".into();
     };
     let Some(kind) = rules.pieces.kinds.iter().position(|k| k.name == name) else {
@@ -165,12 +166,37 @@ fn piece(rules: Option<&Ruleset>, name: &str) -> String {
     };
     let value = match rules.pieces.kinds[kind].royal {
         true => "Royal, so not counted as material.".to_string(),
-        false => format!(
-            "Worth {} to the computer player.",
-            Evaluator::new(rules).values[kind]
-        ),
+        false => value(rules, document.path.as_deref(), kind),
     };
     format!("Letter `{letter}`. {moves} {value}")
+}
+
+/// What `kind` is worth to the computer player, as the commands that play would value it: by
+/// the weights file beside the rule file at `path` where there is one, else as derived from
+/// the rule file.
+fn value(rules: &Ruleset, path: Option<&str>, kind: usize) -> String {
+    let derived = || Evaluator::new(rules).values[kind];
+    match path.and_then(|path| weights::read_beside(rules, path)) {
+        None => format!("Worth {} to the computer player.", derived()),
+        Some(Ok(file)) => format!(
+            "Worth {} to the computer player, by `{}`.",
+            Evaluator::weighted(rules, &file.weights).values[kind],
+            file_name(&file.path)
+        ),
+        Some(Err(error)) => format!(
+            "Worth {} to the computer player, as derived from the rule file: the weights \
+             file beside it cannot be read ({error}), and the commands that play refuse it.",
+            derived()
+        ),
+    }
+}
+
+/// The last part of a path, as a file's name.
+fn file_name(path: &str) -> &str {
+    std::path::Path::new(path)
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or(path)
 }
 
 fn zone(text: &str, name: &str) -> String {

@@ -166,7 +166,7 @@ impl Server {
                 {
                     let uri = opened.text_document.uri.as_str().to_string();
                     self.documents
-                        .insert(uri.clone(), Document::new(opened.text_document.text));
+                        .insert(uri.clone(), Document::new(opened.text_document.text, &uri));
                     self.check(uri);
                 }
             }
