@@ -26,6 +26,16 @@ pub struct FileWeights {
     pub path: String,
 }
 
+impl FileWeights {
+    /// The file's name, without its folder: how the editor and the studio name it.
+    pub fn name(&self) -> String {
+        let name = Path::new(&self.path).file_name();
+        name.map_or(self.path.clone(), |name| {
+            name.to_string_lossy().into_owned()
+        })
+    }
+}
+
 impl WeightsArg {
     /// The weights for `rules`, read from the file `rules_path`; `None` for those derived
     /// from the rule file.

@@ -96,6 +96,42 @@ fn a_game_is_shown_listed_played_and_answered_by_the_computer() {
     }
 }
 
+/// The computer evaluates with the weights file beside the file the rules came from, as the
+/// commands that play do, and names it; rules from a file without one, or from no file, get
+/// the weights derived from them; a weights file that does not fit the rules is refused.
+#[test]
+fn the_computer_reads_the_weights_file_beside_its_rule_file() {
+    let studio = Studio::start(&["rules"]);
+    let (amphora, chess) = (rule_file("amphora"), rule_file("chess"));
+    let ask = |rules: &str, file: Value| {
+        let body = json!({ "rules": rules, "think_ms": 20, "file": file });
+        studio.post("/api/computer", &body)
+    };
+    let (status, choice) = ask(&amphora, json!("0/amphora.rules"));
+    assert_eq!(status, 200, "{choice}");
+    assert_eq!(choice["weights"], "amphora.weights");
+    assert_eq!(ask(&amphora, Value::Null).1["weights"], Value::Null);
+    assert_eq!(
+        ask(&chess, json!("0/chess.rules")).1["weights"],
+        Value::Null
+    );
+    // Crazyhouse's weights value pieces Amphora has not, a Bishop among them.
+    let (status, refused) = ask(&amphora, json!("0/crazyhouse.rules"));
+    assert_eq!(status, 422, "{refused}");
+    let message = refused["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("beside 0/crazyhouse.rules cannot be read"),
+        "{refused}"
+    );
+    assert!(message.contains("no piece `Bishop`"), "{refused}");
+
+    let body = json!({ "rules": amphora, "games": 1, "think_ms": 10, "max_plies": 2,
+        "file": "0/amphora.rules" });
+    let (status, job) = studio.post("/api/selfplay", &body);
+    assert_eq!(status, 200, "{job}");
+    assert_eq!(job["weights"], "amphora.weights");
+}
+
 #[test]
 fn every_kind_of_part_is_entered_by_clicks() {
     let studio = Studio::start(&["rules"]);

@@ -181,7 +181,7 @@ fn value(rules: &Ruleset, path: Option<&str>, kind: usize) -> String {
         Some(Ok(file)) => format!(
             "Worth {} to the computer player, by `{}`.",
             Evaluator::weighted(rules, &file.weights).values[kind],
-            file_name(&file.path)
+            file.name()
         ),
         Some(Err(error)) => format!(
             "Worth {} to the computer player, as derived from the rule file: the weights \
@@ -189,14 +189,6 @@ fn value(rules: &Ruleset, path: Option<&str>, kind: usize) -> String {
             derived()
         ),
     }
-}
-
-/// The last part of a path, as a file's name.
-fn file_name(path: &str) -> &str {
-    std::path::Path::new(path)
-        .file_name()
-        .and_then(|name| name.to_str())
-        .unwrap_or(path)
 }
 
 fn zone(text: &str, name: &str) -> String {

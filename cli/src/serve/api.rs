@@ -3,8 +3,9 @@
 //! file's text, a position (`fen`, the start without it) and the moves played from it.
 
 use super::Failure;
+use super::files::Folders;
 use crate::json;
-use fairy::ai::Player;
+use fairy::ai::{Budget, Player};
 use fairy::compile::{BLOCKED, EMPTY, NO_SQUARE, Ruleset, Sq};
 use fairy::diagnostic::{Code, line_and_column};
 use fairy::engine::{Part, PartKind, Position, Turn};
@@ -100,9 +101,11 @@ pub fn turn(body: &Value) -> Result<Value, Failure> {
     Ok(view(&mut position, Some(turn)))
 }
 
-/// `POST /api/computer {rules, fen, moves, think_ms, who}`: the turn the computer (`who`
-/// `"ai"`, thinking `think_ms`) or the random player (`"random"`) chooses.
-pub fn computer(body: &Value) -> Result<Value, Failure> {
+/// `POST /api/computer {rules, fen, moves, think_ms, who, file}`: the turn the computer (`who`
+/// `"ai"`, thinking `think_ms`) or the random player (`"random"`) chooses, and the weights
+/// file the computer evaluated with: the one beside `file` (as `/api/files` names the file
+/// the rules came from), if given and there is one.
+pub fn computer(body: &Value, folders: &Folders) -> Result<Value, Failure> {
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Computer {
@@ -112,6 +115,8 @@ pub fn computer(body: &Value) -> Result<Value, Failure> {
         think_ms: u64,
         #[serde(default)]
         who: Option<String>,
+        #[serde(default)]
+        file: Option<String>,
     }
     fn default_think() -> u64 {
         1000
@@ -127,9 +132,16 @@ pub fn computer(body: &Value) -> Result<Value, Failure> {
     if position.ending().is_some() {
         return Err(Failure::invalid("the game is over: no one has a turn"));
     }
+    let weights = folders.weights_beside(request.file.as_deref(), &rules)?;
     let seed = seed_from_clock();
+    let think = Budget::Time(Duration::from_millis(request.think_ms));
     let mut player = match request.who.as_deref().unwrap_or("ai") {
-        "ai" => Player::computer(&rules, Duration::from_millis(request.think_ms), seed),
+        "ai" => Player::weighted(
+            &rules,
+            think,
+            seed,
+            weights.as_ref().map(|file| &file.weights),
+        ),
         "random" => Player::random(seed),
         other => {
             return Err(Failure::bad(format!(
@@ -147,6 +159,7 @@ pub fn computer(body: &Value) -> Result<Value, Failure> {
     Ok(json!({
         "turn": moves::write(&position, &turn),
         "took_ms": started.elapsed().as_secs_f64() * 1000.0,
+        "weights": weights.map(|file| file.name()),
     }))
 }
 

@@ -4,6 +4,8 @@
 
 use super::Failure;
 use super::api::fields;
+use crate::weights::{FileWeights, read_beside};
+use fairy::compile::Ruleset;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -115,6 +117,28 @@ impl Folders {
         std::fs::write(&place, save.text)
             .map_err(|error| Failure::invalid(format!("cannot write {path}: {error}")))?;
         Ok(json!({ "path": path, "saved": true }))
+    }
+
+    /// The weights the computer player evaluates `rules` with, where they come from the file
+    /// `path` (as `/api/files` names it; none for a file not saved yet): those of the weights
+    /// file beside it where there is one, as the commands that play read it, else none (the
+    /// weights derived from the rules); where that file cannot be read, why.
+    pub fn weights_beside(
+        &self,
+        path: Option<&str>,
+        rules: &Ruleset,
+    ) -> Result<Option<FileWeights>, Failure> {
+        let Some(path) = path else {
+            return Ok(None);
+        };
+        let place = self.place(path)?;
+        match read_beside(rules, &place.to_string_lossy()) {
+            None => Ok(None),
+            Some(Ok(file)) => Ok(Some(file)),
+            Some(Err(error)) => Err(Failure::invalid(format!(
+                "the weights file beside {path} cannot be read: {error}"
+            ))),
+        }
     }
 
     /// Where `N/NAME` is on disk: a rule file directly in folder N, and nowhere else.

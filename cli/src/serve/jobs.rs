@@ -3,8 +3,10 @@
 
 use super::Failure;
 use super::api::{fields, playable};
+use super::files::Folders;
 use crate::seats::{Seat, parse_seat};
 use crate::selfplay::{Event, Games, Halt, Plan, every_core, summarise};
+use crate::weights::FileWeights;
 use fairy::compile::Ruleset;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -53,6 +55,10 @@ struct Start {
     rotate: bool,
     #[serde(default = "default_seed")]
     seed: u64,
+    /// The file the rules came from, as `/api/files` names it: the computer seats read the
+    /// weights file beside it.
+    #[serde(default)]
+    file: Option<String>,
 }
 
 fn default_games() -> usize {
@@ -75,12 +81,15 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Jobs {
-    /// `POST /api/selfplay {rules, games, think_ms, max_plies, seats, rotate, seed}`: starts a
-    /// job and gives its number.
-    pub fn start(&self, body: &Value) -> Result<Value, Failure> {
+    /// `POST /api/selfplay {rules, games, think_ms, max_plies, seats, rotate, seed, file}`:
+    /// starts a job and gives its number, and the weights file its computer seats read.
+    pub fn start(&self, body: &Value, folders: &Folders) -> Result<Value, Failure> {
         let start: Start = fields(body)?;
         let rules = playable(&start.rules)?;
-        let plan = plan(&start, &rules)?;
+        let weights = folders.weights_beside(start.file.as_deref(), &rules)?;
+        let weights_name = weights.as_ref().map(FileWeights::name);
+        let mut plan = plan(&start, &rules)?;
+        plan.weights = weights.map(|file| file.weights);
         let mut jobs = lock(&self.jobs);
         let running = (jobs.iter())
             .filter(|job| job.running.load(Ordering::Relaxed))
@@ -130,7 +139,7 @@ impl Jobs {
             }
             job.running.store(false, Ordering::Relaxed);
         });
-        Ok(json!({ "job": number, "games": games }))
+        Ok(json!({ "job": number, "games": games, "weights": weights_name }))
     }
 
     /// `GET /api/selfplay/N`: how far job N has got, and its report once it has ended.

@@ -193,8 +193,8 @@ fn route(studio: &Studio, method: &Method, path: &str, body: Value) -> Result<Va
         (Method::Post, "/show") => api::show(&body),
         (Method::Post, "/moves") => api::moves(&body),
         (Method::Post, "/turn") => api::turn(&body),
-        (Method::Post, "/computer") => api::computer(&body),
-        (Method::Post, "/selfplay") => studio.jobs.start(&body),
+        (Method::Post, "/computer") => api::computer(&body, &studio.folders),
+        (Method::Post, "/selfplay") => studio.jobs.start(&body, &studio.folders),
         (Method::Get, _) if api.starts_with("/selfplay/") => {
             studio.jobs.progress(&api["/selfplay/".len()..])
         }

@@ -240,7 +240,7 @@ async function computerTurn(generation) {
   try {
     const think = Math.max(0, Number($("think").value) || 0);
     const asked = performance.now();
-    const choice = await post("computer", { ...game(), think_ms: think, who: seatOf(view.to_move) });
+    const choice = await post("computer", { ...game(), think_ms: think, who: seatOf(view.to_move), file: state.path });
     if (generation !== state.generation) return;
     state.thinking = false;
     await play(choice.turn);
@@ -609,6 +609,7 @@ async function startSelfplay() {
       games: Number($("sp-games").value),
       think_ms: Number($("sp-think").value),
       seats: state.seats.map((seat) => (seat === "random" ? "random" : "ai")),
+      file: state.path,
     });
     job = started.job;
     $("sp-stop").disabled = false;
