@@ -6,7 +6,11 @@ use super::{Reported, complain, read_text};
 use clap::Args;
 use fairy::ai::weights::Weights;
 use fairy::compile::Ruleset;
+use fairy::source::{self, LoadError};
 use std::path::Path;
+
+/// What a weights file is called in the messages about reading one.
+const WEIGHTS_FILE: &str = "weights file";
 
 #[derive(Args, Clone, Default)]
 pub struct WeightsArg {
@@ -57,7 +61,7 @@ impl WeightsArg {
         let Some(path) = file else {
             return Ok(None);
         };
-        let source = read_text(&path, "weights file")?;
+        let source = read_text(&path, WEIGHTS_FILE)?;
         match Weights::read(rules, &source.text) {
             Ok(weights) => Ok(Some(FileWeights { weights, path })),
             Err(error) => {
@@ -70,10 +74,15 @@ impl WeightsArg {
 
 /// The weights file beside the rule file at `rules_path` and what it holds, where there is
 /// one; where it cannot be read or does not fit `rules`, why, in words.
+/// Read as `--weights` reads one: within the size limit, a byte-order mark dropped.
 pub fn read_beside(rules: &Ruleset, rules_path: &str) -> Option<Result<FileWeights, String>> {
     let path = beside(rules_path)?;
-    let read = std::fs::read_to_string(&path).map_err(|error| error.to_string());
-    let weights = read.and_then(|text| Weights::read(rules, &text).map_err(|e| e.to_string()));
+    let text = match source::load_as(&path, WEIGHTS_FILE) {
+        Ok(source) => source.text,
+        Err(LoadError::Unreadable(message)) => return Some(Err(message)),
+        Err(LoadError::NotText(_)) => return Some(Err(format!("{path}: not UTF-8 text"))),
+    };
+    let weights = Weights::read(rules, &text).map_err(|error| error.to_string());
     Some(weights.map(|weights| FileWeights { weights, path }))
 }
 
