@@ -139,6 +139,21 @@ pub fn searcher(variant: &Variant, resources: Resources) -> Box<Searcher> {
     Box::new(searcher)
 }
 
+/// Builds the computer player into `idle` where it is neither built nor thinking. Called
+/// where the interface waits for the engine (UCI's `isready`, XBoard's `ping`), so that a
+/// new player's set-up (its table, its evaluation's measures) is not paid for on the clock
+/// of its first move.
+pub fn prepare(
+    idle: &mut Option<Box<Searcher>>,
+    thinking: bool,
+    variant: &Variant,
+    resources: Resources,
+) {
+    if !thinking && idle.is_none() {
+        *idle = Some(searcher(variant, resources));
+    }
+}
+
 /// A search running on a thread of its own, which hands its player back when it ends.
 pub struct Thinking<'scope> {
     stop: Arc<AtomicBool>,

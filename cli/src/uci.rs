@@ -90,7 +90,11 @@ impl<'scope, 'env> Session<'scope, 'env> {
         }
         match name {
             "uci" => self.identify(),
-            "isready" => emit("readyok\n"),
+            "isready" => {
+                let (busy, variant) = (self.thinking.is_some(), &self.variants[self.variant]);
+                protocol::prepare(&mut self.searcher, busy, variant, self.resources);
+                emit("readyok\n");
+            }
             "ucinewgame" => {
                 self.finish_thinking();
                 self.searcher = None;

@@ -181,7 +181,11 @@ impl<'scope, 'env> Session<'scope, 'env> {
                 }),
                 None => error(&format!("cores takes 1 to {MAX_THREADS}"), line),
             },
-            "ping" => emit(&format!("pong {rest}\n")),
+            "ping" => {
+                let (busy, variant) = (self.thinking.is_some(), &self.variants[self.variant]);
+                protocol::prepare(&mut self.searcher, busy, variant, self.resources);
+                emit(&format!("pong {rest}\n"));
+            }
             "result" => {
                 self.finish_thinking(true);
                 self.engine_side = None;

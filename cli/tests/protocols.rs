@@ -327,6 +327,46 @@ fn uci_keeps_to_movetime_and_to_the_clock() {
     engine.quit();
 }
 
+/// A new player's set-up (its table above all) is done while the interface waits for the
+/// engine, not on the clock of its first move: with a large table, whose writing takes tens
+/// of milliseconds, the first search still finishes its first iteration at once.
+#[test]
+fn the_player_is_set_up_while_the_interface_waits() {
+    let first_iteration_ms = |engine: &mut Engine| -> u64 {
+        let info = engine.line("info depth 1 ");
+        engine.line("bestmove");
+        word_after(&info, "time").parse().expect("a time")
+    };
+    let mut engine = Engine::start(&["uci", "rules/chess.rules"]);
+    engine.send("setoption name Hash value 128");
+    engine.send("ucinewgame");
+    engine.send("isready");
+    engine.line("readyok");
+    engine.send("position startpos");
+    engine.send("go depth 1");
+    let ms = first_iteration_ms(&mut engine);
+    assert!(ms < 30, "{ms} ms; seen:\n{}", engine.seen());
+    engine.quit();
+
+    let mut engine = Engine::start(&["xboard", "rules/chess.rules"]);
+    engine.send("protover 2");
+    engine.line("feature");
+    engine.send("new");
+    engine.send("memory 128");
+    engine.send("ping 1");
+    engine.line("pong 1");
+    engine.send("post");
+    engine.send("sd 1");
+    engine.send("go");
+    let thinking = engine.until(|line| line.starts_with("move "));
+    let first: Vec<&str> = thinking[0].split_whitespace().collect();
+    // XBoard's thinking lines give the time in centiseconds, after the depth and the score.
+    assert_eq!(first[0], "1", "{thinking:?}");
+    let centiseconds: u64 = first[2].parse().expect("a time");
+    assert!(centiseconds < 3, "{thinking:?}");
+    engine.quit();
+}
+
 #[test]
 fn xboard_plays_a_game_as_the_protocol_asks() {
     let mut engine = Engine::start(&["xboard"]);

@@ -334,7 +334,11 @@ impl Searcher {
         report: &mut dyn FnMut(&Choice),
     ) -> Option<Choice> {
         let side = position.to_move();
-        if self.table_side.replace(side) != Some(side) {
+        if self
+            .table_side
+            .replace(side)
+            .is_some_and(|last| last != side)
+        {
             self.table.clear();
         }
         if self.threads == 1 {

@@ -41,10 +41,14 @@ impl Table {
     pub fn new(bytes: usize) -> Self {
         let entries = (bytes / (WORDS * 8)).max(1);
         let entries = 1 << entries.ilog2();
-        Table {
+        let table = Table {
             words: (0..entries * WORDS).map(|_| AtomicU64::new(0)).collect(),
             mask: entries - 1,
-        }
+        };
+        // The allocator hands out zeroed memory the system maps only when first written:
+        // written now, so that the first search does not pay for mapping it.
+        table.clear();
+        table
     }
 
     /// The entry stored for the position of `hash`, if one is whole.
