@@ -516,7 +516,16 @@ fn self_play_shows_its_report(browser: &Browser) {
         json!([]),
     );
     assert_eq!(charts, 3);
+    let weights = browser.text("#sp-report .weights");
+    assert!(weights.contains("derived from the rules"), "{weights}");
     browser.screenshot("self-play-chess");
+    // Beside crazyhouse's rules is the weights file its computer reads: the report says so.
+    open_game(browser, "0/crazyhouse.rules");
+    browser.type_into("#sp-games", "2");
+    browser.click("#sp-start");
+    browser.wait_for("document.getElementById('sp-report').dataset.games === '2'");
+    let weights = browser.text("#sp-report .weights");
+    assert!(weights.contains("with crazyhouse.weights"), "{weights}");
 }
 
 fn report(measured: &Measured, computer: &[(f64, f64, f64)]) {

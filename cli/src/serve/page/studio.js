@@ -600,18 +600,23 @@ function drawSeats() {
 // ---- Self-play ------------------------------------------------------------------------------
 
 let job = null;
+// What the computer of the running job evaluates with, for its report: the name of the weights
+// file beside the rules, "" for the weights derived from the rules, null with no computer seat.
+let jobWeights = null;
 
 async function startSelfplay() {
   $("sp-start").disabled = true;
   try {
+    const seats = state.seats.map((seat) => (seat === "random" ? "random" : "ai"));
     const started = await post("selfplay", {
       rules: state.rules,
       games: Number($("sp-games").value),
       think_ms: Number($("sp-think").value),
-      seats: state.seats.map((seat) => (seat === "random" ? "random" : "ai")),
+      seats,
       file: state.path,
     });
     job = started.job;
+    jobWeights = seats.includes("ai") ? started.weights || "" : null;
     $("sp-stop").disabled = false;
     $("sp-report").textContent = "";
     pollSelfplay();
@@ -654,6 +659,14 @@ function drawReport(report) {
   if (!report.games) { box.textContent = "No game had ended."; return; }
   const heading = (text) => { const h = document.createElement("h3"); h.textContent = text; box.append(h); };
   heading(`${report.games} games${report.partial ? " (stopped)" : ""}: wins per seat, with 95% intervals`);
+  if (jobWeights !== null) {
+    const weights = document.createElement("p");
+    weights.className = "weights";
+    weights.textContent = jobWeights
+      ? `The computer evaluated with ${jobWeights}, the weights file beside the rules.`
+      : "The computer evaluated with the weights derived from the rules.";
+    box.append(weights);
+  }
   box.append(intervals(report.seats));
   const table = document.createElement("table");
   table.innerHTML = "<tr><th>seat</th><th>wins</th><th>draws</th><th>losses</th></tr>" +
