@@ -41,8 +41,13 @@ const MAX_CLOCK_INTERVAL: u64 = 256;
 const CUTOFF_DEPTH: usize = 3;
 
 /// The deepest remaining depth at which quiet turns that give no check are skipped where the
-/// static score falls far short of the window (see [`Searcher::cutoff`]).
+/// static score falls far short of the window (see [`Searcher::cutoff`]), or where they come
+/// late in the order (see [`late_quiets`]).
 const FUTILITY_DEPTH: usize = 2;
+
+/// How many turns, at the least, a node near the horizon searches before it skips the quiet
+/// turns that give no check (see [`late_quiets`]).
+const LATE_QUIETS: usize = 6;
 
 /// The least remaining depth at which the player to move may pass to show that its position
 /// is too good for the opponent to allow (see [`Searcher::pass_refutes`]).
@@ -627,15 +632,7 @@ impl Searcher {
         for index in 0..list.len() {
             let at = take_best(&mut ranks);
             let turn = &list[at];
-            // A quiet turn is futile where the static score falls so far short of the window
-            // that none is likely to reach it: the cutoff as the other side would read it.
-            let futile = index > 0
-                && depth <= FUTILITY_DEPTH
-                && self.cutoff_before_turns
-                && is_quiet(turn)
-                && stand.is_some_and(|stand| {
-                    (self.cutoff(stand, depth, alpha, beta, !maximising)).is_some()
-                });
+            let futile = self.futile_quiet(turn, index, depth, stand, (alpha, beta), maximising);
             let taken = self.worth_on(position, turn.main().to);
             position.make(turn);
             // A futile quiet turn is skipped unless it gives check or ends the game.
@@ -781,6 +778,30 @@ impl Searcher {
             true => (stand - margin >= beta).then_some(stand - margin),
             false => (stand + margin <= alpha).then_some(stand + margin),
         }
+    }
+
+    /// Whether the `index`th turn of a node near the horizon is a quiet turn not worth
+    /// searching, should it give no check: one ranked so late that it is unlikely to matter,
+    /// or one that cannot bring the static score `stand`, far short of the window, up to it
+    /// (the cutoff as the other side would read it). Never the first turn, and only at a
+    /// node whose static score was read (see [`Searcher::shallow_stand`]).
+    fn futile_quiet(
+        &self,
+        turn: &Turn,
+        index: usize,
+        depth: usize,
+        stand: Option<i32>,
+        (alpha, beta): (i32, i32),
+        maximising: bool,
+    ) -> bool {
+        index > 0
+            && depth <= FUTILITY_DEPTH
+            && self.cutoff_before_turns
+            && is_quiet(turn)
+            && stand.is_some_and(|stand| {
+                index >= late_quiets(depth)
+                    || (self.cutoff(stand, depth, alpha, beta, !maximising)).is_some()
+            })
     }
 
     /// The value of the position after the parent's `index`th turn: the first searched in
@@ -1236,6 +1257,13 @@ fn late_reduction(depth: usize, index: usize, drop: bool) -> usize {
     (0.5 + depth.ln() * index.ln() / 2.0) as usize + usize::from(drop)
 }
 
+/// How many turns a node `depth` plies from the horizon searches before its quiet turns
+/// that give no check are skipped: more the further from the horizon, as a turn ranked late
+/// there has more plies left to show what it threatens.
+fn late_quiets(depth: usize) -> usize {
+    LATE_QUIETS + 2 * depth * depth
+}
+
 /// A turn that neither captures nor promotes.
 fn is_quiet(turn: &Turn) -> bool {
     !turn.captures && turn.main().kind != PartKind::Promote
@@ -1437,6 +1465,33 @@ mod tests {
         }
         let low = searcher.history[searcher.history_slot(&cut)];
         assert!(high - low > 100 * 6 * 6, "{high} to {low}");
+    }
+
+    /// Near the horizon, a quiet turn ranked late is skipped even where the static score
+    /// stands within reach of the window; the later the deeper. Never a capture, never at
+    /// a node whose static score was not read (on the principal line, in check, or deeper).
+    #[test]
+    fn late_quiet_turns_near_the_horizon_are_skipped() {
+        let rules = compiled(include_str!("../../rules/chess.rules"));
+        let searcher = Searcher::new(&rules, 1);
+        let mut position = Position::start(&rules);
+        let quiet = moves::read(&mut position, "e2e4").expect("a turn");
+        let mut capture = quiet;
+        capture.captures = true;
+        // A window the static score stands within: no cutoff reason to skip.
+        let (stand, window) = (Some(0), (-1, 0));
+        let skipped = |turn: &Turn, index, depth, stand| {
+            searcher.futile_quiet(turn, index, depth, stand, window, true)
+        };
+        assert_eq!(late_quiets(1), 8);
+        assert_eq!(late_quiets(2), 14);
+        for depth in 1..=FUTILITY_DEPTH {
+            assert!(!skipped(&quiet, late_quiets(depth) - 1, depth, stand));
+            assert!(skipped(&quiet, late_quiets(depth), depth, stand));
+            assert!(!skipped(&capture, late_quiets(depth), depth, stand));
+            assert!(!skipped(&quiet, late_quiets(depth), depth, None));
+        }
+        assert!(!skipped(&quiet, 40, FUTILITY_DEPTH + 1, stand));
     }
 
     #[test]
